@@ -1,0 +1,23 @@
+/** Business constants and user-facing messages from the product spec (sections 5, 8 and 9). */
+
+export const TRUCK_LOAD_TONNES = 20;
+export const MIN_TRUCKS_PER_ORDER = 1;
+export const MAX_TRUCKS_PER_ORDER = 20;
+export const PASSWORD_MIN_LENGTH = 8;
+export const BUSINESS_TIME_ZONE = 'Africa/Nairobi';
+
+export const MESSAGES = {
+  invalidLogin: 'Invalid email or password.',
+  emailTaken: 'An account with this email already exists. Please sign in instead.',
+  passwordTooShort: 'Password must be at least 8 characters long.',
+  passwordsDoNotMatch: 'Passwords do not match.',
+  signInRequired: 'Please sign in to continue.',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  forbidden: 'You do not have access to this.',
+  accountDisabled: 'This account has been disabled. Please contact an admin.',
+  tooManyAttempts: (minutes: number) =>
+    `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+  driverIdRequired: 'A DRIVER account must be linked to a driver ID.',
+  unknownDriver: 'No driver with that ID exists.',
+  currentPasswordWrong: 'Your current password is not correct.',
+} as const;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { BUSINESS_TIME_ZONE } from './constants';
+
+/**
+ * Every background job, declared once. The server produces them, `worker/` consumes them (BullMQ with
+ * REDIS_URL, the in-process runner otherwise). Payloads carry ids, never secrets; handlers are idempotent
+ * because a killed worker's job runs again.
+ */
+export interface JobOptions {
+  attempts: number;
+  backoffMs: number;
+  /** Cron pattern evaluated in the business time zone; the job is scheduled with an empty payload. */
+  cron?: string;
+  timeZone?: string;
+}
+
+export interface JobDefinition<P extends z.ZodType = z.ZodType> {
+  payload: P;
+  options: JobOptions;
+  /** A stable id for a payload, so enqueueing the same work twice runs it once. */
+  dedupeId?: (payload: z.infer<P>) => string;
+}
+
+function defineJob<P extends z.ZodType>(def: JobDefinition<P>): JobDefinition<P> {
+  return def;
+}
+
+export const JOBS = {
+  /** Records that a job runner is alive; /api/health reads it to tell a consuming worker from a dead one. */
+  'system.heartbeat': defineJob({
+    payload: z.object({ scheduledFor: z.string().optional() }),
+    options: { attempts: 1, backoffMs: 1000, cron: '* * * * *', timeZone: BUSINESS_TIME_ZONE },
+  }),
+} as const;
+
+export type JobName = keyof typeof JOBS;
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+export type JobPayload<N extends JobName> = z.infer<(typeof JOBS)[N]['payload']>;
+
+/** BullMQ queue names cannot contain ':'; one queue per job keeps retries and dashboards per job. */
+export function queueNameFor(name: string): string {
+  return `mchanga-${name.replace(/[^a-z0-9.-]/gi, '-')}`;
+}
+
+export interface EnqueueOptions {
+  /** Overrides the definition's dedupe id: a second job with the same id is not run again. */
+  jobId?: string;
+  delayMs?: number;
+}
+
+/** What the server sees of the job transport, whichever one runs. */
+export interface JobQueue {
+  readonly transport: 'bullmq' | 'in-process';
+  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options?: EnqueueOptions): Promise<{ id: string }>;
+  health(): Promise<{ ok: boolean; detail?: string }>;
+  close(): Promise<void>;
+}
+
+export class JobTransportUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The job queue is not reachable right now. Please try again shortly.', { cause });
+    this.name = 'JobTransportUnavailableError';
+  }
+}
+
+/** BullMQ add() options for a job (plain data, so shared/ stays free of the queue library). */
+export function queueJobOptions(name: JobName, jobId?: string, delayMs?: number) {
+  const { attempts, backoffMs } = JOBS[name].options;
+  return {
+    attempts,
+    backoff: { type: 'exponential' as const, delay: backoffMs },
+    ...(jobId ? { jobId } : {}),
+    ...(delayMs ? { delay: delayMs } : {}),
+    // Completed jobs are trimmed; failed ones stay a week for inspection on the queue dashboard.
+    removeOnComplete: { age: 24 * 3600, count: 1000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}

@@ -1,0 +1,42 @@
+export const ROLES = ['ADMIN', 'OPS', 'DRIVER', 'FUEL', 'CUSTOMER'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles an ADMIN may create through POST /api/admin/users. Registration only ever creates CUSTOMER. */
+export const STAFF_ROLES = ['OPS', 'DRIVER', 'FUEL'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** Client routes and the roles allowed on each (spec section 2). `null` means public. */
+export const ROUTE_ROLES = {
+  '/': null,
+  '/articles': null,
+  '/login': null,
+  '/register': null,
+  '/order': ['CUSTOMER'],
+  '/customer': ['CUSTOMER'],
+  '/ops': ['ADMIN', 'OPS'],
+  '/driver': ['DRIVER', 'ADMIN'],
+  '/fuel': ['FUEL', 'ADMIN', 'OPS'],
+} as const satisfies Record<string, readonly Role[] | null>;
+
+export type AppRoute = keyof typeof ROUTE_ROLES;
+
+/** Where a user lands after signing in (spec section 2, Login). */
+export function homeForRole(role: string): '/customer' | '/driver' | '/fuel' | '/ops' {
+  switch (role) {
+    case 'CUSTOMER':
+      return '/customer';
+    case 'DRIVER':
+      return '/driver';
+    case 'FUEL':
+      return '/fuel';
+    default:
+      return '/ops';
+  }
+}
+
+export function isRouteAllowed(route: AppRoute, role: string | null): 'ok' | 'login' | 'home' {
+  const allowed: readonly Role[] | null = ROUTE_ROLES[route];
+  if (allowed === null) return 'ok';
+  if (!role) return 'login';
+  return (allowed as readonly string[]).includes(role) ? 'ok' : 'home';
+}

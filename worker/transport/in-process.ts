@@ -1,0 +1,145 @@
+import { CronExpressionParser } from 'cron-parser';
+import {
+  type EnqueueOptions,
+  JOB_NAMES,
+  JOBS,
+  type JobName,
+  type JobPayload,
+  type JobQueue,
+} from '../../shared/jobs';
+import type { JobHandlers } from '../handlers';
+import { workerIdentity } from '../handlers';
+
+export interface InProcessRunnerOptions {
+  log?: { error: (obj: unknown, msg?: string) => void; info?: (obj: unknown, msg?: string) => void };
+  /** Start the cron schedules of shared/jobs.ts (off in tests that drive jobs by hand). */
+  schedules?: boolean;
+  /** How many job ids to remember for de-duplication. */
+  rememberIds?: number;
+}
+
+type JobState = 'queued' | 'running' | 'completed' | 'failed';
+
+/**
+ * Runs the same handlers as the BullMQ worker inside the server process, for the embedded mode where
+ * there is no Redis: retries with exponential backoff, de-duplication by job id and cron schedules in the
+ * business time zone. Jobs are not durable across restarts; that is what the services mode is for.
+ */
+export class InProcessRunner implements JobQueue {
+  readonly transport = 'in-process' as const;
+  private readonly states = new Map<string, JobState>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  private seq = 0;
+  private readonly workerId = `in-process:${workerIdentity()}`;
+
+  constructor(
+    private readonly handlers: JobHandlers,
+    private readonly options: InProcessRunnerOptions = {},
+  ) {
+    if (options.schedules) this.startSchedules();
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}) {
+    if (this.closed) throw new Error('Job runner is closed.');
+    const def = JOBS[name];
+    const parsed = def.payload.parse(payload) as JobPayload<N>;
+    const dedupe = def as { dedupeId?: (p: JobPayload<N>) => string };
+    const id = opts.jobId ?? dedupe.dedupeId?.(parsed) ?? `${name}:${++this.seq}:${Date.now()}`;
+    const state = this.states.get(id);
+    if (state && state !== 'failed') return { id };
+    this.remember(id, 'queued');
+    this.later(opts.delayMs ?? 0, () => this.run(name, parsed, id, 1));
+    return { id };
+  }
+
+  /** The state of a job by id, for tests and diagnostics. */
+  stateOf(id: string): JobState | undefined {
+    return this.states.get(id);
+  }
+
+  /** Resolves when every queued and running job has finished (retries included). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0 || [...this.states.values()].some((s) => s === 'queued' || s === 'running')) {
+      await Promise.all([...this.inFlight]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async health() {
+    return { ok: !this.closed };
+  }
+
+  async close() {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run<N extends JobName>(name: N, payload: JobPayload<N>, id: string, attempt: number) {
+    const { attempts, backoffMs } = JOBS[name].options;
+    this.remember(id, 'running');
+    const handler = this.handlers[name] as (p: JobPayload<N>, c: unknown) => Promise<unknown>;
+    try {
+      await handler(payload, { jobId: id, attempt, transport: this.transport, workerId: this.workerId });
+      this.remember(id, 'completed');
+    } catch (err) {
+      if (attempt < attempts && !this.closed) {
+        this.remember(id, 'queued');
+        this.later(backoffMs * 2 ** (attempt - 1), () => this.run(name, payload, id, attempt + 1));
+      } else {
+        this.remember(id, 'failed');
+        this.options.log?.error({ err, job: name, id, attempt }, 'job failed');
+      }
+    }
+  }
+
+  private later(delayMs: number, fn: () => Promise<void>) {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.closed) return;
+      const p = fn().finally(() => this.inFlight.delete(p));
+      this.inFlight.add(p);
+    }, delayMs);
+    timer.unref?.();
+    this.timers.add(timer);
+  }
+
+  private remember(id: string, state: JobState) {
+    this.states.delete(id);
+    this.states.set(id, state);
+    const limit = this.options.rememberIds ?? 10_000;
+    while (this.states.size > limit) {
+      const oldest = this.states.keys().next().value as string;
+      this.states.delete(oldest);
+    }
+  }
+
+  private startSchedules() {
+    for (const name of JOB_NAMES) {
+      const { cron, timeZone } = JOBS[name].options as { cron?: string; timeZone?: string };
+      if (!cron) continue;
+      const interval = CronExpressionParser.parse(cron, { tz: timeZone });
+      const arm = () => {
+        const next = interval.next().toDate();
+        const timer = setTimeout(
+          () => {
+            this.timers.delete(timer);
+            if (this.closed) return;
+            // The slot time is the job id: a slot fires once even if the timer is re-armed.
+            void this.enqueue(name, { scheduledFor: next.toISOString() } as JobPayload<typeof name>, {
+              jobId: `${name}@${next.toISOString()}`,
+            }).catch((err) => this.options.log?.error({ err, job: name }, 'scheduled enqueue failed'));
+            arm();
+          },
+          Math.max(0, next.getTime() - Date.now()),
+        );
+        timer.unref?.();
+        this.timers.add(timer);
+      };
+      arm();
+    }
+  }
+}
