@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { createDb, type Database } from '../drizzle/db';
+import { drivers } from '../drizzle/schema';
+import type { JobQueue } from '../shared/jobs';
+import type { Role } from '../shared/roles';
+import { buildApp } from '../server/app';
+import { createLimiters, type LimitRule, LIMIT_RULES, type Limiters } from '../server/auth/rate-limit';
+import type { Config } from '../server/config';
+import { type AppDeps, createInnerContext, type CtxUser, toCtxUser } from '../server/context';
+import { createUser, issueSession } from '../server/features/auth/auth.service';
+import { createCaller } from '../server/router';
+import { createHandlers } from '../worker/handlers';
+import { InProcessRunner } from '../worker/transport/in-process';
+import { withDatabase } from './global-db';
+
+/** A fresh, migrated database for one test file: PGlite from the run's dump, or a cloned PostgreSQL db. */
+export async function createTestDatabase(): Promise<Database> {
+  const template = inject('pgTemplate');
+  const url = process.env.DATABASE_URL;
+  if (template && url) {
+    const name = `${template.replace('tpl', 't')}_${randomBytes(4).toString('hex')}`;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name} template ${template}`);
+    await admin.end();
+    return createDb({ databaseUrl: withDatabase(url, name), migrate: false, poolSize: 5 });
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  return createDb({ loadDataDir: new Blob([dump]), migrate: false });
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/tmp/mchanga-test',
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    jwtSecret: new TextEncoder().encode('test-secret-that-is-long-enough-for-hs256-0123456789'),
+    tokenTtl: '1h',
+    adminEmail: undefined,
+    adminPassword: undefined,
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    logLevel: 'silent',
+    mode: 'embedded',
+    ...overrides,
+  };
+}
+
+const quietLog = { info() {}, warn() {}, error() {} };
+
+export interface TestApp {
+  deps: AppDeps;
+  database: Database;
+  jobs: InProcessRunner;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  /** A signed-in user of the given role with a valid bearer token. */
+  signIn(role: Role, overrides?: { email?: string; name?: string; driverId?: string | null }): Promise<SignedIn>;
+  /** The tRPC caller as a user (or anonymous), without HTTP. */
+  caller(user?: CtxUser | null): ReturnType<typeof createCaller>;
+  close(): Promise<void>;
+}
+
+export interface SignedIn {
+  user: CtxUser;
+  token: string;
+  headers: { authorization: string };
+}
+
+let seq = 0;
+
+export async function createTestApp(
+  options: {
+    now?: () => Date;
+    limits?: Partial<Record<keyof Limiters, LimitRule>>;
+    jobs?: JobQueue;
+    config?: Partial<Config>;
+  } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const runner = new InProcessRunner(createHandlers({ database }), { schedules: false });
+  const deps: AppDeps = {
+    database,
+    config: testConfig(options.config),
+    jobs: options.jobs ?? runner,
+    limiters: createLimiters(undefined, { ...LIMIT_RULES, ...options.limits }),
+    log: quietLog,
+    now: options.now,
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    deps,
+    database,
+    jobs: runner,
+    app,
+    async signIn(role, overrides = {}) {
+      seq += 1;
+      const driverId = overrides.driverId ?? (role === 'DRIVER' ? `DRV-T${seq}` : null);
+      if (driverId) await database.db.insert(drivers).values({ id: driverId, name: `Driver ${seq}` }).onConflictDoNothing();
+      const row = await createUser(database.db, {
+        name: overrides.name ?? `${role[0]}${role.slice(1).toLowerCase()} User ${seq}`,
+        email: overrides.email ?? `${role.toLowerCase()}${seq}-${randomBytes(3).toString('hex')}@example.co.ke`,
+        phone: '0712345678',
+        password: 'password123',
+        role,
+        driverId,
+      });
+      const session = await issueSession(deps.config, row);
+      return { user: toCtxUser(row), token: session.token, headers: { authorization: `Bearer ${session.token}` } };
+    },
+    caller(user = null) {
+      return createCaller({ ...createInnerContext(deps, user) });
+    },
+    async close() {
+      await app.close();
+      await runner.close();
+      await database.close();
+    },
+  };
+}
