@@ -1,0 +1,60 @@
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '../shared/roles';
+import { createTestApp, type TestApp } from '../test/helpers';
+import type { CtxUser } from './context';
+import { resolveProcedure } from './rest';
+import { appRouter } from './router';
+import { PUBLIC_PROCEDURES, type Meta } from './trpc';
+
+// Deny by default: every procedure must be role-gated or on the short public list — proved by calling
+// each one, not by reading its metadata alone.
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'OK';
+  } catch (err) {
+    return err instanceof TRPCError ? err.code : 'OTHER';
+  }
+}
+
+function fakeUser(role: Role): CtxUser {
+  return { id: 999_999, role, name: 'Nobody', email: 'nobody@example.co.ke', phone: null, driverId: null };
+}
+
+describe('procedure access', () => {
+  it('every procedure is role-gated or explicitly public', () => {
+    const offenders = procedures
+      .filter(([path, p]) => !(PUBLIC_PROCEDURES as readonly string[]).includes(path) && !p._def.meta?.roles?.length)
+      .map(([path]) => path);
+    expect(offenders).toEqual([]);
+    for (const path of PUBLIC_PROCEDURES) expect(procedures.map(([p]) => p)).toContain(path);
+  });
+
+  it.each(procedures.filter(([path]) => !(PUBLIC_PROCEDURES as readonly string[]).includes(path)))(
+    '%s refuses an anonymous caller with UNAUTHORIZED',
+    async (path) => {
+      const call = resolveProcedure(t.caller(null), path);
+      expect(await codeOf(call(undefined))).toBe('UNAUTHORIZED');
+    },
+  );
+
+  it.each(procedures.filter(([, p]) => p._def.meta?.roles && p._def.meta.roles.length < ROLES.length))(
+    '%s refuses every role it does not list with FORBIDDEN',
+    async (path, p) => {
+      const denied = ROLES.filter((r) => !p._def.meta!.roles!.includes(r));
+      for (const role of denied) {
+        const call = resolveProcedure(t.caller(fakeUser(role)), path);
+        expect(await codeOf(call(undefined))).toBe('FORBIDDEN');
+      }
+    },
+  );
+});
