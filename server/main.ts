@@ -42,6 +42,8 @@ async function main() {
       schedules: true,
       log: { error: (obj, msg) => console.error(msg, obj) },
     });
+    // Record liveness at once rather than at the first cron minute.
+    await jobs.enqueue('system.heartbeat', {});
   }
 
   const app = await buildApp(

@@ -38,7 +38,10 @@ export class BullProducer implements JobQueue {
   readonly connection: Redis;
   private readonly queues = new Map<string, Queue>();
 
-  constructor(redisUrl: string) {
+  constructor(
+    redisUrl: string,
+    private readonly prefix?: string,
+  ) {
     this.connection = new Redis(redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
@@ -53,7 +56,11 @@ export class BullProducer implements JobQueue {
   private queue(name: JobName): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(queueNameFor(name), { connection: this.connection, skipWaitingForReady: true });
+      q = new Queue(queueNameFor(name), {
+        connection: this.connection,
+        skipWaitingForReady: true,
+        ...(this.prefix ? { prefix: this.prefix } : {}),
+      });
       q.on('error', () => {});
       this.queues.set(name, q);
     }

@@ -13,6 +13,8 @@ export interface BullWorkersOptions {
   /** Only these jobs (tests run one at a time); default all. */
   only?: JobName[];
   schedules?: boolean;
+  /** Redis key prefix (BullMQ's default is `bull`); tests use their own to stay apart. */
+  prefix?: string;
   log?: { error: (obj: unknown, msg?: string) => void; info: (obj: unknown, msg?: string) => void };
 }
 
@@ -48,6 +50,7 @@ export async function startBullWorkers(options: BullWorkersOptions): Promise<Bul
         lockDuration: options.lockDurationMs ?? 30_000,
         stalledInterval: options.stalledIntervalMs ?? 30_000,
         maxStalledCount: 2,
+        ...(options.prefix ? { prefix: options.prefix } : {}),
       },
     );
     worker.on('failed', (job, err) =>
@@ -58,7 +61,7 @@ export async function startBullWorkers(options: BullWorkersOptions): Promise<Bul
 
     const { cron, timeZone } = JOBS[name].options as { cron?: string; timeZone?: string };
     if (cron && options.schedules !== false) {
-      const queue = new Queue(queueNameFor(name), { connection });
+      const queue = new Queue(queueNameFor(name), { connection, ...(options.prefix ? { prefix: options.prefix } : {}) });
       queues.push(queue);
       await queue.upsertJobScheduler(
         `${name}:cron`,

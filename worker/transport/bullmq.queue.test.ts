@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { desc } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../drizzle/db';
+import { workerHeartbeats } from '../../drizzle/schema';
+import { BullProducer } from '../../server/jobs/bullmq-producer';
+import { JobTransportUnavailableError, queueNameFor } from '../../shared/jobs';
+import { createTestDatabase } from '../../test/helpers';
+import { createHandlers } from '../handlers';
+import { startBullWorkers } from './bullmq';
+
+const redisUrl = process.env.REDIS_URL;
+
+async function until<T>(fn: () => Promise<T | undefined | null | false>, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
+  const prefix = `test-${randomBytes(4).toString('hex')}`;
+  const outerPrefix = prefix;
+  let redis: Redis;
+  let database: Database;
+
+  beforeAll(async () => {
+    redis = new Redis(redisUrl!);
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+    await database.close();
+  });
+
+  it('runs a job produced by the server in a worker, with the real handler', async () => {
+    const workers = await startBullWorkers({
+      redisUrl: redisUrl!,
+      prefix,
+      handlers: createHandlers({ database }),
+      schedules: false,
+    });
+    const producer = new BullProducer(redisUrl!, prefix);
+    try {
+      await until(async () => producer.connection.status === 'ready', 5_000, 'producer connection');
+      const health = await producer.health();
+      expect(health).toMatchObject({ ok: true });
+      expect(health.detail).toMatch(/1 worker connected/);
+      await producer.enqueue('system.heartbeat', {});
+      const beat = await until(
+        async () =>
+          (await database.db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.seenAt)).limit(1))[0],
+        10_000,
+        'heartbeat row',
+      );
+      expect(beat.transport).toBe('bullmq');
+      expect(beat.pid).toBe(process.pid);
+    } finally {
+      await producer.close();
+      await workers.close();
+    }
+  });
+
+  it('registers cron schedulers in the business time zone', async () => {
+    const workers = await startBullWorkers({ redisUrl: redisUrl!, prefix, handlers: createHandlers({ database }) });
+    const queue = new Queue(queueNameFor('system.heartbeat'), { connection: redis, prefix });
+    try {
+      const schedulers = await queue.getJobSchedulers();
+      expect(schedulers).toEqual([
+        expect.objectContaining({ key: 'system.heartbeat:cron', pattern: '* * * * *', tz: 'Africa/Nairobi' }),
+      ]);
+    } finally {
+      await queue.removeJobScheduler('system.heartbeat:cron');
+      await queue.close();
+      await workers.close();
+    }
+  });
+
+  it('fails fast, without hanging, when Redis is down', async () => {
+    const producer = new BullProducer('redis://127.0.0.1:1', prefix);
+    try {
+      const started = Date.now();
+      await expect(producer.enqueue('system.heartbeat', {})).rejects.toBeInstanceOf(JobTransportUnavailableError);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect((await producer.health()).ok).toBe(false);
+    } finally {
+      await producer.close();
+    }
+  });
+
+  it('completes once, in the next worker, a job whose worker was killed mid-job', async () => {
+    // Its own prefix: BullMQ's stalled-check key carries the interval of whichever worker set it last.
+    const prefix = `${outerPrefix}-kill`;
+    const spawnWorker = (holdMs: number) =>
+      new Promise<ChildProcess>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'test/fixtures/slow-worker.ts', redisUrl!, prefix, String(holdMs)],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(child));
+        child.on('error', reject);
+        child.on('exit', (code) => code && reject(new Error(`worker exited ${code}`)));
+      });
+
+    const producer = new BullProducer(redisUrl!, prefix);
+    const first = await spawnWorker(60_000);
+    let second: ChildProcess | undefined;
+    try {
+      await until(async () => producer.connection.status === 'ready', 5_000, 'producer connection');
+      const { id } = await producer.enqueue('system.heartbeat', {}, { jobId: `kill-${prefix}` });
+      await until(async () => Number(await redis.get(`${prefix}:started:${id}`)) === 1, 10_000, 'first start');
+      first.kill('SIGKILL');
+      second = await spawnWorker(200);
+      await until(async () => Number(await redis.get(`${prefix}:completed:${id}`)) >= 1, 20_000, 'completion');
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(Number(await redis.get(`${prefix}:started:${id}`))).toBe(2);
+      expect(Number(await redis.get(`${prefix}:completed:${id}`))).toBe(1);
+      const queue = new Queue(queueNameFor('system.heartbeat'), { connection: redis, prefix });
+      expect(await queue.getJobState(id)).toBe('completed');
+      await queue.close();
+    } finally {
+      first.kill('SIGKILL');
+      second?.kill('SIGTERM');
+      await producer.close();
+    }
+  });
+});

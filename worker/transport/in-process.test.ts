@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { JobHandlers } from '../handlers';
+import { InProcessRunner } from './in-process';
+
+function handlersWith(heartbeat: JobHandlers['system.heartbeat']): JobHandlers {
+  return { 'system.heartbeat': heartbeat };
+}
+
+let runner: InProcessRunner | undefined;
+afterEach(async () => {
+  await runner?.close();
+  runner = undefined;
+});
+
+describe('InProcessRunner', () => {
+  it('runs a job with its validated payload', async () => {
+    const seen: unknown[] = [];
+    runner = new InProcessRunner(handlersWith(async (p, ctx) => seen.push({ p, transport: ctx.transport })));
+    await runner.enqueue('system.heartbeat', { scheduledFor: 'x' });
+    await runner.drain();
+    expect(seen).toEqual([{ p: { scheduledFor: 'x' }, transport: 'in-process' }]);
+  });
+
+  it('refuses an invalid payload at enqueue time', async () => {
+    runner = new InProcessRunner(handlersWith(async () => undefined));
+    await expect(runner.enqueue('system.heartbeat', { scheduledFor: 42 } as never)).rejects.toThrow();
+  });
+
+  it('retries a failing job up to its attempts, then marks it failed', async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    runner = new InProcessRunner(
+      handlersWith(async () => {
+        calls += 1;
+        throw new Error('boom');
+      }),
+      { log: { error: (e) => errors.push(e) } },
+    );
+    const { id } = await runner.enqueue('system.heartbeat', {});
+    await runner.drain();
+    // system.heartbeat allows one attempt.
+    expect(calls).toBe(1);
+    expect(runner.stateOf(id)).toBe('failed');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('runs a job with the same id once', async () => {
+    let calls = 0;
+    runner = new InProcessRunner(handlersWith(async () => void (calls += 1)));
+    await runner.enqueue('system.heartbeat', {}, { jobId: 'same' });
+    await runner.enqueue('system.heartbeat', {}, { jobId: 'same' });
+    await runner.drain();
+    await runner.enqueue('system.heartbeat', {}, { jobId: 'same' });
+    await runner.drain();
+    expect(calls).toBe(1);
+  });
+
+  it('fires cron schedules at each slot, once per slot', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2026-03-02T05:59:58.000+03:00'));
+      const slots: string[] = [];
+      runner = new InProcessRunner(
+        handlersWith(async (p) => void slots.push(p.scheduledFor ?? '')),
+        { schedules: true },
+      );
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(slots).toEqual(['2026-03-02T03:00:00.000Z']);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(slots).toEqual(['2026-03-02T03:00:00.000Z', '2026-03-02T03:01:00.000Z']);
+      expect(runner.stateOf('system.heartbeat@2026-03-02T03:01:00.000Z')).toBe('completed');
+    } finally {
+      await runner?.close();
+      runner = undefined;
+      vi.useRealTimers();
+    }
+  });
+});
