@@ -17,7 +17,9 @@ describe('loadConfig', () => {
   });
 
   it('requires a JWT_SECRET of 32+ bytes with services, naming the fix', () => {
-    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://x@localhost/db' })).toThrow(/JWT_SECRET is required/);
+    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://x@localhost/db' })).toThrow(
+      /JWT_SECRET is required/,
+    );
     expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: 'short' })).toThrow(ConfigError);
     const ok = loadConfig({ DATA_DIR: dir, REDIS_URL: 'redis://localhost:6379', JWT_SECRET: 'x'.repeat(32) });
     expect(ok.mode).toBe('services');

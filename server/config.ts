@@ -13,7 +13,11 @@ const ZEnv = z.object({
   TOKEN_TTL: z.string().default('7d'),
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
-  BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'])
     .default('false')
@@ -73,7 +77,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function resolveJwtSecret(value: string | undefined, mode: Config['mode'], dataDir: string): Uint8Array {
   if (value) {
     if (Buffer.byteLength(value) < 32) {
-      throw new ConfigError('JWT_SECRET must be at least 32 bytes. Generate one with: openssl rand -base64 48');
+      throw new ConfigError(
+        'JWT_SECRET must be at least 32 bytes. Generate one with: openssl rand -base64 48',
+      );
     }
     return new TextEncoder().encode(value);
   }

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database, Db } from '../drizzle/db';
 import { users } from '../drizzle/schema';
-import type { Role } from '../shared/roles';
 import type { JobQueue } from '../shared/jobs';
+import type { Role } from '../shared/roles';
 import type { Limiters } from './auth/rate-limit';
 import { verifyToken } from './auth/tokens';
 import type { Config } from './config';
@@ -67,7 +67,11 @@ export async function createRequestContext(
   if (!match) return { ...ctx, authProblem: 'invalid' };
   const verified = await verifyToken(match[1]!, deps.config.jwtSecret);
   if (!verified.ok) return { ...ctx, authProblem: verified.reason };
-  const [row] = await deps.database.db.select().from(users).where(eq(users.id, verified.claims.userId)).limit(1);
+  const [row] = await deps.database.db
+    .select()
+    .from(users)
+    .where(eq(users.id, verified.claims.userId))
+    .limit(1);
   if (!row || row.tokenVersion !== verified.claims.version) return { ...ctx, authProblem: 'revoked' };
   if (row.disabledAt) return { ...ctx, authProblem: 'disabled' };
   return { ...ctx, user: toCtxUser(row) };

@@ -17,8 +17,17 @@ export class ErrorDetails extends Error {
 
 type Code = ConstructorParameters<typeof TRPCError>[0]['code'];
 
-export function appError(code: Code, message: string, body?: Record<string, unknown>, headers?: Record<string, string>) {
-  return new TRPCError({ code, message, cause: body || headers ? new ErrorDetails(body, headers) : undefined });
+export function appError(
+  code: Code,
+  message: string,
+  body?: Record<string, unknown>,
+  headers?: Record<string, string>,
+) {
+  return new TRPCError({
+    code,
+    message,
+    cause: body || headers ? new ErrorDetails(body, headers) : undefined,
+  });
 }
 
 const ZOD_DEFAULT = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
@@ -48,7 +57,11 @@ export function toHttpError(err: unknown): HttpError {
   }
   const statusCode = (err as { statusCode?: number })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-    return { status: statusCode, body: { error: fastifyClientMessage(err as Error & { code?: string }) }, headers: {} };
+    return {
+      status: statusCode,
+      body: { error: fastifyClientMessage(err as Error & { code?: string }) },
+      headers: {},
+    };
   }
   return { status: 500, body: { error: GENERIC_SERVER_ERROR }, headers: {} };
 }

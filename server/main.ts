@@ -29,7 +29,10 @@ async function main() {
     throw err;
   }
 
-  const database = await createDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') });
+  const database = await createDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: join(config.dataDir, 'pglite'),
+  });
 
   let jobs: JobQueue;
   let limiterRedis: Redis | undefined;

@@ -12,7 +12,10 @@ interface ProcedureDef {
 
 function schemaOf(value: unknown, io: 'input' | 'output'): Record<string, unknown> | undefined {
   if (!(value instanceof z.ZodType)) return undefined;
-  return z.toJSONSchema(value, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<string, unknown>;
+  return z.toJSONSchema(value, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<
+    string,
+    unknown
+  >;
 }
 
 const ERROR_SCHEMA = {
@@ -34,13 +37,19 @@ export function buildOpenApiDocument(version: string) {
     const openPath = route.path.replace(/:(\w+)/g, '{$1}');
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
     const isPublic = (PUBLIC_PROCEDURES as readonly string[]).includes(route.procedure);
-    const parameters: unknown[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters: unknown[] = pathParams.map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     let requestBody: unknown;
     if (inputSchema && (route.method === 'GET' || route.method === 'DELETE')) {
       const props = (inputSchema.properties ?? {}) as Record<string, unknown>;
       const required = new Set((inputSchema.required as string[] | undefined) ?? []);
       for (const [name, schema] of Object.entries(props)) {
-        if (!pathParams.includes(name)) parameters.push({ name, in: 'query', required: required.has(name), schema });
+        if (!pathParams.includes(name))
+          parameters.push({ name, in: 'query', required: required.has(name), schema });
       }
     } else if (inputSchema) {
       requestBody = { required: true, content: { 'application/json': { schema: inputSchema } } };
@@ -58,7 +67,10 @@ export function buildOpenApiDocument(version: string) {
           description: 'Success',
           content: { 'application/json': { schema: outputSchema ?? {} } },
         },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        default: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     };
   }

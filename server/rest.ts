@@ -2,41 +2,53 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from './context';
 import { createRequestContext } from './context';
 import { toHttpError } from './errors';
+import { adminUsersRest } from './features/admin/users.rest';
+import { adminOrdersRest } from './features/admin-orders/admin-orders.rest';
+import { articlesRest } from './features/articles/articles.rest';
+import { auditRest } from './features/audit/audit.rest';
+import { authRest } from './features/auth/auth.rest';
+import { chatbotRest } from './features/chatbot/chatbot.rest';
+import { costsRest } from './features/costs/costs.rest';
+import { dashboardRest } from './features/dashboard/dashboard.rest';
+import { driverDashboardRest } from './features/driver-dashboard/driver-dashboard.rest';
+import { driversRest } from './features/drivers/drivers.rest';
+import { financeRest } from './features/finance/finance.rest';
+import { fuelRest } from './features/fuel/fuel.rest';
+import { insightsRest } from './features/insights/insights.rest';
+import { notificationsRest } from './features/notifications/notifications.rest';
+import { ordersRest } from './features/orders/orders.rest';
+import { pricingRest } from './features/pricing/pricing.rest';
+import { stockRest } from './features/stock/stock.rest';
+import { systemRest } from './features/system/system.rest';
+import { telemetryRest } from './features/telemetry/telemetry.rest';
+import { trucksRest } from './features/trucks/trucks.rest';
+import type { Method, RestRoute } from './rest-types';
 import { type AppRouter, appRouter, createCaller } from './router';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { RestRoute } from './rest-types';
 
-export interface RestRoute {
-  method: Method;
-  /** Fastify path syntax; `:id` segments are merged into the input. */
-  path: string;
-  /** The tRPC procedure path this call runs, e.g. `auth.login`. */
-  procedure: string;
-  summary: string;
-  /** Build the procedure input; default: the query (GET) or the JSON body, plus path params. */
-  input?: (req: FastifyRequest) => unknown;
-  /** Success status: a number, or chosen from the result (health answers 503 when the database is down). */
-  status?: number | ((result: unknown) => number);
-}
-
-/** One row per spec call. Validation, roles and errors run once, in the procedure. */
+/** Every spec call, one row each, gathered from the domains. Validation, roles and errors run once, in the procedure. */
 export const REST_ROUTES: RestRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/health',
-    procedure: 'system.health',
-    summary: 'Liveness of the database and the job transport',
-    status: (r) => ((r as { database: { ok: boolean } }).database.ok ? 200 : 503),
-  },
-  { method: 'POST', path: '/api/auth/register', procedure: 'auth.register', summary: 'Register a customer account', status: 201 },
-  { method: 'POST', path: '/api/auth/login', procedure: 'auth.login', summary: 'Sign in' },
-  { method: 'GET', path: '/api/auth/me', procedure: 'auth.me', summary: 'The signed-in user' },
-  { method: 'POST', path: '/api/auth/logout-all', procedure: 'auth.logoutAll', summary: 'Sign out on every device' },
-  { method: 'POST', path: '/api/auth/password', procedure: 'auth.changePassword', summary: 'Change password (revokes other sessions)' },
-  { method: 'GET', path: '/api/admin/users', procedure: 'admin.users.list', summary: 'Staff accounts' },
-  { method: 'POST', path: '/api/admin/users', procedure: 'admin.users.create', summary: 'Create an OPS, DRIVER or FUEL account', status: 201 },
-  { method: 'POST', path: '/api/admin/users/:id/disable', procedure: 'admin.users.disable', summary: 'Disable a staff account' },
-  { method: 'POST', path: '/api/admin/users/:id/enable', procedure: 'admin.users.enable', summary: 'Re-enable a staff account' },
+  ...systemRest,
+  ...authRest,
+  ...adminUsersRest,
+  ...pricingRest,
+  ...ordersRest,
+  ...adminOrdersRest,
+  ...trucksRest,
+  ...driversRest,
+  ...stockRest,
+  ...dashboardRest,
+  ...costsRest,
+  ...fuelRest,
+  ...auditRest,
+  ...financeRest,
+  ...telemetryRest,
+  ...driverDashboardRest,
+  ...articlesRest,
+  ...chatbotRest,
+  ...notificationsRest,
+  ...insightsRest,
 ];
 
 function defaultInput(req: FastifyRequest, method: Method): unknown {
@@ -59,7 +71,8 @@ export function resolveProcedure(caller: ReturnType<typeof createCaller>, path: 
 export function assertRestTable(router: AppRouter = appRouter) {
   const known = new Set(Object.keys(router._def.procedures));
   for (const route of REST_ROUTES) {
-    if (!known.has(route.procedure)) throw new Error(`REST route ${route.method} ${route.path} → unknown ${route.procedure}`);
+    if (!known.has(route.procedure))
+      throw new Error(`REST route ${route.method} ${route.path} → unknown ${route.procedure}`);
   }
 }
 

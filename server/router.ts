@@ -1,13 +1,48 @@
 import { adminUsersRouter } from './features/admin/users.router';
+import { adminOrdersRouter } from './features/admin-orders/admin-orders.router';
+import { articlesRouter } from './features/articles/articles.router';
+import { auditRouter } from './features/audit/audit.router';
 import { authRouter } from './features/auth/auth.router';
+import { chatbotRouter } from './features/chatbot/chatbot.router';
+import { costsRouter } from './features/costs/costs.router';
+import { dashboardRouter } from './features/dashboard/dashboard.router';
+import { driverDashboardRouter } from './features/driver-dashboard/driver-dashboard.router';
+import { driversRouter } from './features/drivers/drivers.router';
+import { financeRouter } from './features/finance/finance.router';
+import { fuelRouter } from './features/fuel/fuel.router';
+import { insightsRouter } from './features/insights/insights.router';
+import { notificationsRouter } from './features/notifications/notifications.router';
+import { ordersRouter } from './features/orders/orders.router';
+import { pricingRouter } from './features/pricing/pricing.router';
+import { stockRouter } from './features/stock/stock.router';
 import { systemRouter } from './features/system/system.router';
+import { telemetryRouter } from './features/telemetry/telemetry.router';
+import { trucksRouter } from './features/trucks/trucks.router';
 import { createCallerFactory, router } from './trpc';
 
+/** One router per domain; each lives in server/features/<domain>/. */
 export const appRouter = router({
   system: systemRouter,
   auth: authRouter,
+  pricing: pricingRouter,
+  orders: ordersRouter,
+  telemetry: telemetryRouter,
+  driver: driverDashboardRouter,
+  fuel: fuelRouter,
+  articles: articlesRouter,
+  chatbot: chatbotRouter,
   admin: router({
     users: adminUsersRouter,
+    orders: adminOrdersRouter,
+    trucks: trucksRouter,
+    drivers: driversRouter,
+    stock: stockRouter,
+    dashboard: dashboardRouter,
+    costs: costsRouter,
+    audit: auditRouter,
+    finance: financeRouter,
+    notifications: notificationsRouter,
+    ai: insightsRouter,
   }),
 });
 

@@ -51,7 +51,11 @@ export interface EnqueueOptions {
 /** What the server sees of the job transport, whichever one runs. */
 export interface JobQueue {
   readonly transport: 'bullmq' | 'in-process';
-  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options?: EnqueueOptions): Promise<{ id: string }>;
+  enqueue<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    options?: EnqueueOptions,
+  ): Promise<{ id: string }>;
   health(): Promise<{ ok: boolean; detail?: string }>;
   close(): Promise<void>;
 }

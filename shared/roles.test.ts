@@ -33,5 +33,7 @@ describe('isRouteAllowed', () => {
     ['/fuel', 'OPS', 'ok'],
     ['/fuel', 'ADMIN', 'ok'],
     ['/fuel', 'DRIVER', 'home'],
-  ] as const)('%s for %s → %s', (route, role, expected) => expect(isRouteAllowed(route, role)).toBe(expected));
+  ] as const)('%s for %s → %s', (route, role, expected) =>
+    expect(isRouteAllowed(route, role)).toBe(expected),
+  );
 });

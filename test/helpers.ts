@@ -4,14 +4,14 @@ import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createDb, type Database } from '../drizzle/db';
 import { drivers } from '../drizzle/schema';
-import type { JobQueue } from '../shared/jobs';
-import type { Role } from '../shared/roles';
 import { buildApp } from '../server/app';
-import { createLimiters, type LimitRule, LIMIT_RULES, type Limiters } from '../server/auth/rate-limit';
+import { createLimiters, LIMIT_RULES, type Limiters, type LimitRule } from '../server/auth/rate-limit';
 import type { Config } from '../server/config';
-import { type AppDeps, createInnerContext, type CtxUser, toCtxUser } from '../server/context';
+import { type AppDeps, type CtxUser, createInnerContext, toCtxUser } from '../server/context';
 import { createUser, issueSession } from '../server/features/auth/auth.service';
 import { createCaller } from '../server/router';
+import type { JobQueue } from '../shared/jobs';
+import type { Role } from '../shared/roles';
 import { createHandlers } from '../worker/handlers';
 import { InProcessRunner } from '../worker/transport/in-process';
 import { withDatabase } from './global-db';
@@ -59,7 +59,10 @@ export interface TestApp {
   jobs: InProcessRunner;
   app: Awaited<ReturnType<typeof buildApp>>;
   /** A signed-in user of the given role with a valid bearer token. */
-  signIn(role: Role, overrides?: { email?: string; name?: string; driverId?: string | null }): Promise<SignedIn>;
+  signIn(
+    role: Role,
+    overrides?: { email?: string; name?: string; driverId?: string | null },
+  ): Promise<SignedIn>;
   /** The tRPC caller as a user (or anonymous), without HTTP. */
   caller(user?: CtxUser | null): ReturnType<typeof createCaller>;
   close(): Promise<void>;
@@ -101,17 +104,26 @@ export async function createTestApp(
     async signIn(role, overrides = {}) {
       seq += 1;
       const driverId = overrides.driverId ?? (role === 'DRIVER' ? `DRV-T${seq}` : null);
-      if (driverId) await database.db.insert(drivers).values({ id: driverId, name: `Driver ${seq}` }).onConflictDoNothing();
+      if (driverId)
+        await database.db
+          .insert(drivers)
+          .values({ id: driverId, name: `Driver ${seq}` })
+          .onConflictDoNothing();
       const row = await createUser(database.db, {
         name: overrides.name ?? `${role[0]}${role.slice(1).toLowerCase()} User ${seq}`,
-        email: overrides.email ?? `${role.toLowerCase()}${seq}-${randomBytes(3).toString('hex')}@example.co.ke`,
+        email:
+          overrides.email ?? `${role.toLowerCase()}${seq}-${randomBytes(3).toString('hex')}@example.co.ke`,
         phone: '0712345678',
         password: 'password123',
         role,
         driverId,
       });
       const session = await issueSession(deps.config, row);
-      return { user: toCtxUser(row), token: session.token, headers: { authorization: `Bearer ${session.token}` } };
+      return {
+        user: toCtxUser(row),
+        token: session.token,
+        headers: { authorization: `Bearer ${session.token}` },
+      };
     },
     caller(user = null) {
       return createCaller({ ...createInnerContext(deps, user) });

@@ -31,7 +31,13 @@ export function createHandlers(deps: HandlerDeps): JobHandlers {
       const seenAt = now();
       await deps.database.db
         .insert(workerHeartbeats)
-        .values({ workerId: ctx.workerId, transport: ctx.transport, host: hostname(), pid: process.pid, seenAt })
+        .values({
+          workerId: ctx.workerId,
+          transport: ctx.transport,
+          host: hostname(),
+          pid: process.pid,
+          seenAt,
+        })
         .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { seenAt, transport: ctx.transport } });
       return { seenAt: seenAt.toISOString() };
     },

@@ -5,7 +5,8 @@ import { startBullWorkers } from './transport/bullmq';
 /** `npm run worker`: the BullMQ worker process of the services mode. */
 const log = {
   info: (obj: unknown, msg?: string) => console.log(JSON.stringify({ level: 'info', msg, ...toObj(obj) })),
-  error: (obj: unknown, msg?: string) => console.error(JSON.stringify({ level: 'error', msg, ...toObj(obj) })),
+  error: (obj: unknown, msg?: string) =>
+    console.error(JSON.stringify({ level: 'error', msg, ...toObj(obj) })),
 };
 
 function toObj(obj: unknown): Record<string, unknown> {

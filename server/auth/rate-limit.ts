@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 
 /**
  * Login and registration limits. With Redis every server instance shares the counters; when Redis is
@@ -24,7 +29,10 @@ export const LIMIT_RULES: Record<keyof Limiters, LimitRule> = {
   registerPerIp: { points: 20, duration: 60 * 60 },
 };
 
-export function createLimiters(redis?: Redis, rules: Record<keyof Limiters, LimitRule> = LIMIT_RULES): Limiters {
+export function createLimiters(
+  redis?: Redis,
+  rules: Record<keyof Limiters, LimitRule> = LIMIT_RULES,
+): Limiters {
   const make = (key: keyof Limiters): RateLimiterAbstract => {
     const memory = new RateLimiterMemory({ keyPrefix: `rl:${key}`, ...rules[key] });
     if (!redis) return memory;
@@ -35,7 +43,11 @@ export function createLimiters(redis?: Redis, rules: Record<keyof Limiters, Limi
       insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl-ins:${key}`, ...rules[key] }),
     });
   };
-  return { loginPerIp: make('loginPerIp'), loginPerAccount: make('loginPerAccount'), registerPerIp: make('registerPerIp') };
+  return {
+    loginPerIp: make('loginPerIp'),
+    loginPerAccount: make('loginPerAccount'),
+    registerPerIp: make('registerPerIp'),
+  };
 }
 
 export class RateLimitedError extends Error {
@@ -49,7 +61,8 @@ export async function consume(limiter: RateLimiterAbstract, key: string, points 
   try {
     await limiter.consume(key, points);
   } catch (err) {
-    if (err instanceof RateLimiterRes) throw new RateLimitedError(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+    if (err instanceof RateLimiterRes)
+      throw new RateLimitedError(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
     throw err;
   }
 }

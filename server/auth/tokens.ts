@@ -35,7 +35,11 @@ export async function verifyToken(token: string, secret: Uint8Array): Promise<Ve
     });
     if (protectedHeader.alg !== ALGORITHM) return { ok: false, reason: 'invalid' };
     const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || typeof payload.ver !== 'number' || typeof payload.role !== 'string') {
+    if (
+      !Number.isSafeInteger(userId) ||
+      typeof payload.ver !== 'number' ||
+      typeof payload.role !== 'string'
+    ) {
       return { ok: false, reason: 'invalid' };
     }
     return { ok: true, claims: { userId, role: payload.role, version: payload.ver } };

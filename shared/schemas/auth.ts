@@ -44,7 +44,9 @@ export const ZRegisterInput = z.object({
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
 export const ZChangePasswordInput = z.object({
-  currentPassword: z.string({ error: 'Current password is required.' }).min(1, 'Current password is required.'),
+  currentPassword: z
+    .string({ error: 'Current password is required.' })
+    .min(1, 'Current password is required.'),
   newPassword: ZNewPassword,
 });
 

@@ -14,7 +14,11 @@ import { startBullWorkers } from './bullmq';
 
 const redisUrl = process.env.REDIS_URL;
 
-async function until<T>(fn: () => Promise<T | undefined | null | false>, ms: number, what: string): Promise<T> {
+async function until<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  ms: number,
+  what: string,
+): Promise<T> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     const v = await fn();
@@ -57,7 +61,9 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
       await producer.enqueue('system.heartbeat', {});
       const beat = await until(
         async () =>
-          (await database.db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.seenAt)).limit(1))[0],
+          (
+            await database.db.select().from(workerHeartbeats).orderBy(desc(workerHeartbeats.seenAt)).limit(1)
+          )[0],
         10_000,
         'heartbeat row',
       );
@@ -70,7 +76,11 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
   });
 
   it('registers cron schedulers in the business time zone', async () => {
-    const workers = await startBullWorkers({ redisUrl: redisUrl!, prefix, handlers: createHandlers({ database }) });
+    const workers = await startBullWorkers({
+      redisUrl: redisUrl!,
+      prefix,
+      handlers: createHandlers({ database }),
+    });
     const queue = new Queue(queueNameFor('system.heartbeat'), { connection: redis, prefix });
     try {
       const schedulers = await queue.getJobSchedulers();
@@ -88,7 +98,9 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
     const producer = new BullProducer('redis://127.0.0.1:1', prefix);
     try {
       const started = Date.now();
-      await expect(producer.enqueue('system.heartbeat', {})).rejects.toBeInstanceOf(JobTransportUnavailableError);
+      await expect(producer.enqueue('system.heartbeat', {})).rejects.toBeInstanceOf(
+        JobTransportUnavailableError,
+      );
       expect(Date.now() - started).toBeLessThan(2_500);
       expect((await producer.health()).ok).toBe(false);
     } finally {
@@ -117,10 +129,18 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
     try {
       await until(async () => producer.connection.status === 'ready', 5_000, 'producer connection');
       const { id } = await producer.enqueue('system.heartbeat', {}, { jobId: `kill-${prefix}` });
-      await until(async () => Number(await redis.get(`${prefix}:started:${id}`)) === 1, 10_000, 'first start');
+      await until(
+        async () => Number(await redis.get(`${prefix}:started:${id}`)) === 1,
+        10_000,
+        'first start',
+      );
       first.kill('SIGKILL');
       second = await spawnWorker(200);
-      await until(async () => Number(await redis.get(`${prefix}:completed:${id}`)) >= 1, 20_000, 'completion');
+      await until(
+        async () => Number(await redis.get(`${prefix}:completed:${id}`)) >= 1,
+        20_000,
+        'completion',
+      );
       await new Promise((r) => setTimeout(r, 1_500));
       expect(Number(await redis.get(`${prefix}:started:${id}`))).toBe(2);
       expect(Number(await redis.get(`${prefix}:completed:${id}`))).toBe(1);

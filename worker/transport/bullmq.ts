@@ -61,7 +61,10 @@ export async function startBullWorkers(options: BullWorkersOptions): Promise<Bul
 
     const { cron, timeZone } = JOBS[name].options as { cron?: string; timeZone?: string };
     if (cron && options.schedules !== false) {
-      const queue = new Queue(queueNameFor(name), { connection, ...(options.prefix ? { prefix: options.prefix } : {}) });
+      const queue = new Queue(queueNameFor(name), {
+        connection,
+        ...(options.prefix ? { prefix: options.prefix } : {}),
+      });
       queues.push(queue);
       await queue.upsertJobScheduler(
         `${name}:cron`,

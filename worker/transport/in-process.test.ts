@@ -46,7 +46,11 @@ describe('InProcessRunner', () => {
 
   it('runs a job with the same id once', async () => {
     let calls = 0;
-    runner = new InProcessRunner(handlersWith(async () => void (calls += 1)));
+    runner = new InProcessRunner(
+      handlersWith(async () => {
+        calls += 1;
+      }),
+    );
     await runner.enqueue('system.heartbeat', {}, { jobId: 'same' });
     await runner.enqueue('system.heartbeat', {}, { jobId: 'same' });
     await runner.drain();

@@ -61,7 +61,10 @@ export class InProcessRunner implements JobQueue {
 
   /** Resolves when every queued and running job has finished (retries included). */
   async drain(): Promise<void> {
-    while (this.inFlight.size > 0 || [...this.states.values()].some((s) => s === 'queued' || s === 'running')) {
+    while (
+      this.inFlight.size > 0 ||
+      [...this.states.values()].some((s) => s === 'queued' || s === 'running')
+    ) {
       await Promise.all([...this.inFlight]);
       await new Promise((r) => setTimeout(r, 5));
     }

@@ -1,7 +1,12 @@
 import { asc, eq, ne, sql } from 'drizzle-orm';
 import { users } from '../../../drizzle/schema';
 import { MESSAGES } from '../../../shared/constants';
-import { ZCreateStaffUserInput, ZStaffUser, ZUserIdInput, type TStaffUser } from '../../../shared/schemas/auth';
+import {
+  type TStaffUser,
+  ZCreateStaffUserInput,
+  ZStaffUser,
+  ZUserIdInput,
+} from '../../../shared/schemas/auth';
 import { appError } from '../../errors';
 import { roleProcedure, router } from '../../trpc';
 import { createUser, ensureDriverProfile, type UserRow } from '../auth/auth.service';

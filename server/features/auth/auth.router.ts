@@ -1,18 +1,29 @@
 import { TRPCError } from '@trpc/server';
+import { eq } from 'drizzle-orm';
+import { users } from '../../../drizzle/schema';
 import { MESSAGES } from '../../../shared/constants';
-import { ZAuthResult, ZChangePasswordInput, ZLoginInput, ZRegisterInput, ZSessionUser } from '../../../shared/schemas/auth';
+import {
+  ZAuthResult,
+  ZChangePasswordInput,
+  ZLoginInput,
+  ZRegisterInput,
+  ZSessionUser,
+} from '../../../shared/schemas/auth';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../../auth/passwords';
 import { assertNotBlocked, consume, RateLimitedError } from '../../auth/rate-limit';
 import { appError } from '../../errors';
 import { protectedProcedure, publicProcedure, router } from '../../trpc';
-import { eq } from 'drizzle-orm';
-import { users } from '../../../drizzle/schema';
 import { bumpTokenVersion, createUser, findUserByEmail, issueSession, sessionUser } from './auth.service';
 
 function tooMany(err: RateLimitedError): TRPCError {
-  return appError('TOO_MANY_REQUESTS', MESSAGES.tooManyAttempts(Math.ceil(err.retryAfterSeconds / 60)), undefined, {
-    'retry-after': String(err.retryAfterSeconds),
-  });
+  return appError(
+    'TOO_MANY_REQUESTS',
+    MESSAGES.tooManyAttempts(Math.ceil(err.retryAfterSeconds / 60)),
+    undefined,
+    {
+      'retry-after': String(err.retryAfterSeconds),
+    },
+  );
 }
 
 async function limited<T>(fn: () => Promise<T>): Promise<T> {
@@ -35,7 +46,9 @@ export const authRouter = router({
         await assertNotBlocked(limiters.loginPerAccount, input.email);
       });
       const user = await findUserByEmail(ctx.db, input.email);
-      const ok = user ? await verifyPassword(user.passwordHash, input.password) : await burnPasswordCheck(input.password);
+      const ok = user
+        ? await verifyPassword(user.passwordHash, input.password)
+        : await burnPasswordCheck(input.password);
       if (!user || !ok) {
         // Failures count against the account; a success clears its counter.
         await limited(() => consume(limiters.loginPerAccount, input.email));

@@ -28,25 +28,43 @@ describe('POST /api/auth/register', () => {
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.user).toMatchObject({ role: 'CUSTOMER', name: 'Wanjiru Kamau', email: 'wanjiru@example.co.ke' });
-    const me = await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${body.token}` } });
+    expect(body.user).toMatchObject({
+      role: 'CUSTOMER',
+      name: 'Wanjiru Kamau',
+      email: 'wanjiru@example.co.ke',
+    });
+    const me = await t.app.inject({
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${body.token}` },
+    });
     expect(me.statusCode).toBe(200);
     expect(me.json().role).toBe('CUSTOMER');
     // The password was trimmed before hashing: the trimmed form signs in.
-    expect((await post('/api/auth/login', { email: 'wanjiru@example.co.ke', password: 'longenough' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login', { email: 'wanjiru@example.co.ke', password: 'longenough' })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses an email already registered with 409, in any letter case', async () => {
     await post('/api/auth/register', { name: 'A', email: 'dup@example.co.ke', password: 'password123' });
-    const res = await post('/api/auth/register', { name: 'B', email: 'DUP@example.co.ke', password: 'password123' });
+    const res = await post('/api/auth/register', {
+      name: 'B',
+      email: 'DUP@example.co.ke',
+      password: 'password123',
+    });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: 'An account with this email already exists. Please sign in instead.' });
+    expect(res.json()).toEqual({
+      error: 'An account with this email already exists. Please sign in instead.',
+    });
   });
 
   it.each([
     [{ email: 'x@example.co.ke', password: 'password123' }, 'Name is required.'],
     [{ name: 'X', email: 'not-an-email', password: 'password123' }, 'Enter a valid email address.'],
-    [{ name: 'X', email: 'y@example.co.ke', password: ' short  ' }, 'Password must be at least 8 characters long.'],
+    [
+      { name: 'X', email: 'y@example.co.ke', password: ' short  ' },
+      'Password must be at least 8 characters long.',
+    ],
     [{ name: 'X', password: 'password123' }, 'Email is required.'],
   ])('answers 400 with a readable message for %j', async (payload, message) => {
     const res = await post('/api/auth/register', payload);
@@ -57,13 +75,20 @@ describe('POST /api/auth/register', () => {
 
 describe('POST /api/auth/login', () => {
   beforeAll(async () => {
-    await post('/api/auth/register', { name: 'Otieno', email: 'otieno@example.co.ke', password: 'correct-horse' });
+    await post('/api/auth/register', {
+      name: 'Otieno',
+      email: 'otieno@example.co.ke',
+      password: 'correct-horse',
+    });
   });
 
   it('answers token and user with id, role, name, email', async () => {
     const res = await post('/api/auth/login', { email: 'OTIENO@example.co.ke', password: 'correct-horse' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ token: expect.any(String), user: { role: 'CUSTOMER', name: 'Otieno' } });
+    expect(res.json()).toMatchObject({
+      token: expect.any(String),
+      user: { role: 'CUSTOMER', name: 'Otieno' },
+    });
   });
 
   it('answers the same 401 for an unknown email and a wrong password', async () => {
@@ -76,9 +101,16 @@ describe('POST /api/auth/login', () => {
   });
 
   it('limits failed attempts per account with 429 and Retry-After', async () => {
-    await post('/api/auth/register', { name: 'Target', email: 'target@example.co.ke', password: 'right-pass' });
+    await post('/api/auth/register', {
+      name: 'Target',
+      email: 'target@example.co.ke',
+      password: 'right-pass',
+    });
     const codes: number[] = [];
-    for (let i = 0; i < 4; i++) codes.push((await post('/api/auth/login', { email: 'target@example.co.ke', password: 'bad-pass' })).statusCode);
+    for (let i = 0; i < 4; i++)
+      codes.push(
+        (await post('/api/auth/login', { email: 'target@example.co.ke', password: 'bad-pass' })).statusCode,
+      );
     expect(codes).toEqual([401, 401, 401, 429]);
     const blocked = await post('/api/auth/login', { email: 'target@example.co.ke', password: 'right-pass' });
     expect(blocked.statusCode).toBe(429);
@@ -90,8 +122,16 @@ describe('POST /api/auth/login', () => {
     const limited = await createTestApp({ limits: { loginPerIp: { points: 2, duration: 60 } } });
     try {
       const attempt = () =>
-        limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.co', password: 'x' } });
-      expect([(await attempt()).statusCode, (await attempt()).statusCode, (await attempt()).statusCode]).toEqual([401, 401, 429]);
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'a@b.co', password: 'x' },
+        });
+      expect([
+        (await attempt()).statusCode,
+        (await attempt()).statusCode,
+        (await attempt()).statusCode,
+      ]).toEqual([401, 401, 429]);
     } finally {
       await limited.close();
     }
@@ -124,7 +164,8 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('tokens', () => {
-  const me = (token: string) => t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+  const me = (token: string) =>
+    t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
 
   it('refuses tampered, expired, unsigned, wrong-audience and wrong-secret tokens with 401', async () => {
     const { token, user } = await t.signIn('OPS');
@@ -173,7 +214,9 @@ describe('tokens', () => {
       expect(res.statusCode, bad).toBe(401);
       expect(res.json().error).toEqual(expect.any(String));
     }
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: 'Basic abc' } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/auth/me', headers: { authorization: 'Basic abc' } })).statusCode,
+    ).toBe(401);
   });
 
   it('logout-everywhere revokes every earlier token', async () => {
@@ -187,16 +230,30 @@ describe('tokens', () => {
 
   it('a password change revokes old tokens and returns a new one', async () => {
     const reg = (
-      await post('/api/auth/register', { name: 'Changer', email: 'changer@example.co.ke', password: 'first-pass' })
+      await post('/api/auth/register', {
+        name: 'Changer',
+        email: 'changer@example.co.ke',
+        password: 'first-pass',
+      })
     ).json();
     const auth = { authorization: `Bearer ${reg.token}` };
-    const wrong = await post('/api/auth/password', { currentPassword: 'nope', newPassword: 'second-pass' }, auth);
+    const wrong = await post(
+      '/api/auth/password',
+      { currentPassword: 'nope', newPassword: 'second-pass' },
+      auth,
+    );
     expect(wrong.statusCode).toBe(400);
-    const ok = await post('/api/auth/password', { currentPassword: 'first-pass', newPassword: 'second-pass' }, auth);
+    const ok = await post(
+      '/api/auth/password',
+      { currentPassword: 'first-pass', newPassword: 'second-pass' },
+      auth,
+    );
     expect(ok.statusCode).toBe(200);
     expect((await me(reg.token)).statusCode).toBe(401);
     expect((await me(ok.json().token)).statusCode).toBe(200);
-    expect((await post('/api/auth/login', { email: 'changer@example.co.ke', password: 'second-pass' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login', { email: 'changer@example.co.ke', password: 'second-pass' })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -214,7 +271,13 @@ describe('admin users', () => {
 
     const driver = await post(
       '/api/admin/users',
-      { name: 'Kip Driver', email: 'kip@example.co.ke', password: 'password123', role: 'DRIVER', driverId: 'DRV-KIP' },
+      {
+        name: 'Kip Driver',
+        email: 'kip@example.co.ke',
+        password: 'password123',
+        role: 'DRIVER',
+        driverId: 'DRV-KIP',
+      },
       admin.headers,
     );
     expect(driver.statusCode).toBe(201);
@@ -226,11 +289,19 @@ describe('admin users', () => {
 
     const secondForDriver = await post(
       '/api/admin/users',
-      { name: 'Kip Again', email: 'kip2@example.co.ke', password: 'password123', role: 'DRIVER', driverId: 'DRV-KIP' },
+      {
+        name: 'Kip Again',
+        email: 'kip2@example.co.ke',
+        password: 'password123',
+        role: 'DRIVER',
+        driverId: 'DRV-KIP',
+      },
       admin.headers,
     );
     expect(secondForDriver.statusCode).toBe(409);
-    expect((await t.database.db.select().from(users).where(eq(users.email, 'kip2@example.co.ke'))).length).toBe(0);
+    expect(
+      (await t.database.db.select().from(users).where(eq(users.email, 'kip2@example.co.ke'))).length,
+    ).toBe(0);
 
     const noDriverId = await post(
       '/api/admin/users',
@@ -254,7 +325,12 @@ describe('admin users', () => {
     );
     expect(asCustomer.statusCode).toBe(403);
     expect(asCustomer.json()).toEqual({ error: 'You do not have access to this.' });
-    const anonymous = await post('/api/admin/users', { name: 'X', email: 'x2@example.co.ke', password: 'password123', role: 'OPS' });
+    const anonymous = await post('/api/admin/users', {
+      name: 'X',
+      email: 'x2@example.co.ke',
+      password: 'password123',
+      role: 'OPS',
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 
@@ -265,10 +341,16 @@ describe('admin users', () => {
     expect(off.statusCode).toBe(200);
     expect(off.json().disabled).toBe(true);
     expect((await t.app.inject({ url: '/api/auth/me', headers: fuel.headers })).statusCode).toBe(401);
-    const login = await post('/api/auth/login', { email: 'fuel-disable@example.co.ke', password: 'password123' });
+    const login = await post('/api/auth/login', {
+      email: 'fuel-disable@example.co.ke',
+      password: 'password123',
+    });
     expect(login.statusCode).toBe(403);
     expect((await post(`/api/admin/users/${fuel.user.id}/enable`, {}, admin.headers)).statusCode).toBe(200);
-    expect((await post('/api/auth/login', { email: 'fuel-disable@example.co.ke', password: 'password123' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/auth/login', { email: 'fuel-disable@example.co.ke', password: 'password123' }))
+        .statusCode,
+    ).toBe(200);
     expect((await post('/api/admin/users/abc/disable', {}, admin.headers)).statusCode).toBe(400);
     expect((await post('/api/admin/users/987654/disable', {}, admin.headers)).statusCode).toBe(404);
   });
@@ -285,11 +367,24 @@ describe('admin users', () => {
 
 describe('ensureAdmin', () => {
   it('creates the configured admin once and promotes an existing account', async () => {
-    expect(await ensureAdmin(t.database.db, 'boss@example.co.ke', 'boss-password')).toEqual({ created: true, promoted: false });
-    expect(await ensureAdmin(t.database.db, 'boss@example.co.ke', 'other-password')).toEqual({ created: false, promoted: false });
+    expect(await ensureAdmin(t.database.db, 'boss@example.co.ke', 'boss-password')).toEqual({
+      created: true,
+      promoted: false,
+    });
+    expect(await ensureAdmin(t.database.db, 'boss@example.co.ke', 'other-password')).toEqual({
+      created: false,
+      promoted: false,
+    });
     const login = await post('/api/auth/login', { email: 'boss@example.co.ke', password: 'boss-password' });
     expect(login.json().user.role).toBe('ADMIN');
-    await post('/api/auth/register', { name: 'Promote Me', email: 'promote@example.co.ke', password: 'password123' });
-    expect(await ensureAdmin(t.database.db, 'promote@example.co.ke', 'ignored-pass')).toEqual({ created: false, promoted: true });
+    await post('/api/auth/register', {
+      name: 'Promote Me',
+      email: 'promote@example.co.ke',
+      password: 'password123',
+    });
+    expect(await ensureAdmin(t.database.db, 'promote@example.co.ke', 'ignored-pass')).toEqual({
+      created: false,
+      promoted: true,
+    });
   });
 });

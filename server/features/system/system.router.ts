@@ -18,7 +18,10 @@ export const ZHealth = z.object({
 export const systemRouter = router({
   health: publicProcedure.output(ZHealth).query(async ({ ctx }) => {
     const { database, jobs } = ctx.deps;
-    const [dbOk, jobHealth] = await Promise.all([database.ping(), jobs.health().catch(() => ({ ok: false }))]);
+    const [dbOk, jobHealth] = await Promise.all([
+      database.ping(),
+      jobs.health().catch(() => ({ ok: false })),
+    ]);
     let lastHeartbeatAt: string | null = null;
     if (dbOk) {
       const [beat] = await ctx.db

@@ -1,0 +1,3 @@
+import type { RestRoute } from '../../rest-types';
+
+export const chatbotRest: RestRoute[] = [];

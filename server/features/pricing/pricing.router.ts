@@ -1,0 +1,4 @@
+import { router } from '../../trpc';
+
+// Procedures of this domain are added by its issue.
+export const pricingRouter = router({});
