@@ -25,11 +25,28 @@ function defineJob<P extends z.ZodType>(def: JobDefinition<P>): JobDefinition<P>
   return def;
 }
 
+/** Business events that fan out to the ADMIN and OPS users' Telegram chats (one message per recipient). */
+export const ALERT_KINDS = [
+  'order.created',
+  'payment.submitted',
+  'duplicate.flagged',
+  'truck.idle',
+  'stock.low',
+  'article.published',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
 export const JOBS = {
   /** Records that a job runner is alive; /api/health reads it to tell a consuming worker from a dead one. */
   'system.heartbeat': defineJob({
     payload: z.object({ scheduledFor: z.string().optional() }),
     options: { attempts: 1, backoffMs: 1000, cron: '* * * * *', timeZone: BUSINESS_TIME_ZONE },
+  }),
+  /** Fans one business event out to its recipients; `refId` names the row (order id, cost id, …). */
+  'alert.fanout': defineJob({
+    payload: z.object({ kind: z.enum(ALERT_KINDS), refId: z.string().min(1).max(200) }),
+    options: { attempts: 5, backoffMs: 2000 },
+    dedupeId: (p) => `alert.fanout:${p.kind}:${p.refId}`,
   }),
 } as const;
 

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Database } from '../drizzle/db';
 import { workerHeartbeats } from '../drizzle/schema';
 import type { JobName, JobPayload } from '../shared/jobs';
+import { fanOutAlert } from './jobs/alert-fanout';
 
 export interface JobContext {
   jobId: string;
@@ -41,5 +42,6 @@ export function createHandlers(deps: HandlerDeps): JobHandlers {
         .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { seenAt, transport: ctx.transport } });
       return { seenAt: seenAt.toISOString() };
     },
+    'alert.fanout': (payload) => fanOutAlert(deps.database, payload),
   } satisfies JobHandlers;
 }

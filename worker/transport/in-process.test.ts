@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { onlyHandlers } from '../../test/job-handlers';
 import type { JobHandlers } from '../handlers';
 import { InProcessRunner } from './in-process';
 
 function handlersWith(heartbeat: JobHandlers['system.heartbeat']): JobHandlers {
-  return { 'system.heartbeat': heartbeat };
+  return onlyHandlers({ 'system.heartbeat': heartbeat });
 }
 
 let runner: InProcessRunner | undefined;
