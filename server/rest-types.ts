@@ -12,6 +12,8 @@ export interface RestRoute {
   summary: string;
   /** Build the procedure input; default: the query (GET/DELETE) or the JSON body, plus path params. */
   input?: (req: FastifyRequest) => unknown;
+  /** Body limit in bytes for this call (image uploads as data URLs); the app default otherwise. */
+  bodyLimit?: number;
   /** Success status: a number, or chosen from the result (health answers 503 when the database is down). */
   status?: number | ((result: unknown) => number);
 }

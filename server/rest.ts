@@ -82,6 +82,7 @@ export function registerRest(app: FastifyInstance, deps: AppDeps) {
     app.route({
       method: route.method,
       url: route.path,
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (req, reply) => {
         try {
           const ctx = await createRequestContext(deps, req);
