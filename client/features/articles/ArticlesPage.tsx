@@ -1,0 +1,5 @@
+import { ComingLater } from '../../ui/Page';
+
+export function ArticlesPage() {
+  return <ComingLater title="Daily logistics briefings" />;
+}

@@ -1,0 +1,5 @@
+import { ComingLater } from '../../ui/Page';
+
+export function CustomerPage() {
+  return <ComingLater title="My Orders" />;
+}
