@@ -23,6 +23,15 @@ const ZEnv = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  YARD_NAME: z.string().default('Juja Yard'),
+  YARD_LAT: z.coerce.number().min(-90).max(90).default(-1.099),
+  YARD_LNG: z.coerce.number().min(-180).max(180).default(37.014),
+  DISPATCH_PHONE: z.string().default('+254 700 000 000'),
+  DISPATCH_EMAIL: z.string().default('dispatch@mchanga.co.ke'),
+  DISPATCH_WHATSAPP: z.string().optional(),
+  PAYBILL_ACCOUNT: z.string().default('MCHANGA'),
+  GEOCODER_URL: z.string().url().optional(),
+  OSRM_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -40,6 +49,11 @@ export interface Config {
   trustProxy: boolean;
   mapTileUrl: string;
   logLevel: string;
+  yard: { name: string; lat: number; lng: number };
+  dispatch: { phone: string; email: string; whatsapp: string; hours: string };
+  paybillAccount: string;
+  geocoderUrl: string | undefined;
+  osrmUrl: string | undefined;
   /** `embedded` = PGlite + in-process jobs; `services` = PostgreSQL and/or Redis. */
   mode: 'embedded' | 'services';
 }
@@ -70,6 +84,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     mapTileUrl: e.MAP_TILE_URL,
     logLevel: e.LOG_LEVEL,
+    yard: { name: e.YARD_NAME, lat: e.YARD_LAT, lng: e.YARD_LNG },
+    dispatch: {
+      phone: e.DISPATCH_PHONE,
+      email: e.DISPATCH_EMAIL,
+      whatsapp: e.DISPATCH_WHATSAPP ?? `https://wa.me/${e.DISPATCH_PHONE.replace(/[^0-9]/g, '')}`,
+      hours: '06:30-19:00 daily, with overnight pours on request',
+    },
+    paybillAccount: e.PAYBILL_ACCOUNT,
+    geocoderUrl: e.GEOCODER_URL,
+    osrmUrl: e.OSRM_URL,
     mode,
   };
 }

@@ -46,6 +46,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: 'silent',
+    yard: { name: 'Juja Yard', lat: -1.099, lng: 37.014 },
+    dispatch: {
+      phone: '+254 700 000 000',
+      email: 'dispatch@mchanga.co.ke',
+      whatsapp: 'https://wa.me/254700000000',
+      hours: '06:30-19:00 daily, with overnight pours on request',
+    },
+    paybillAccount: 'MCHANGA',
+    geocoderUrl: undefined,
+    osrmUrl: undefined,
     mode: 'embedded',
     ...overrides,
   };

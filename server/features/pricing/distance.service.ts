@@ -1,0 +1,116 @@
+import { DEFAULT_DISTANCE_KM, findPlace, type LatLng, roadDistanceKm } from '../../../shared/domain/distance';
+import type { DistanceSource } from '../../../shared/domain/pricing';
+import type { Config } from '../../config';
+
+export interface ResolvedDistance {
+  distanceKm: number;
+  source: DistanceSource;
+}
+
+type Fetch = typeof fetch;
+
+const LOOKUP_TIMEOUT_MS = 1_500;
+const CACHE_TTL_MS = 24 * 3600 * 1000;
+const CACHE_MAX = 5_000;
+
+async function getJson(fetchImpl: Fetch, url: string): Promise<unknown> {
+  const res = await fetchImpl(url, {
+    headers: { accept: 'application/json', 'user-agent': 'Mchanga/1.0 (sand delivery quotes)' },
+    signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+  });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}
+
+/** Nominatim-style search: `/search?format=json&q=...` → `[{ lat, lon }]` (strings). */
+export async function geocode(fetchImpl: Fetch, baseUrl: string, query: string): Promise<LatLng | undefined> {
+  const url = new URL('search', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  url.searchParams.set('format', 'json');
+  url.searchParams.set('limit', '1');
+  url.searchParams.set('countrycodes', 'ke');
+  url.searchParams.set('q', query);
+  const body = (await getJson(fetchImpl, url.toString())) as Array<{ lat?: string; lon?: string }>;
+  const hit = Array.isArray(body) ? body[0] : undefined;
+  const lat = Number(hit?.lat);
+  const lng = Number(hit?.lon);
+  if (!hit || !Number.isFinite(lat) || !Number.isFinite(lng)) return undefined;
+  return { lat, lng };
+}
+
+/** OSRM route service: `/route/v1/driving/lng,lat;lng,lat` → `{ code: 'Ok', routes: [{ distance (m) }] }`. */
+export async function routeKm(
+  fetchImpl: Fetch,
+  baseUrl: string,
+  from: LatLng,
+  to: LatLng,
+): Promise<number | undefined> {
+  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  const url = `${base}/route/v1/driving/${from.lng},${from.lat};${to.lng},${to.lat}?overview=false`;
+  const body = (await getJson(fetchImpl, url)) as { code?: string; routes?: Array<{ distance?: number }> };
+  const metres = body.code === 'Ok' ? body.routes?.[0]?.distance : undefined;
+  return typeof metres === 'number' && metres >= 0 ? Math.round(metres / 100) / 10 : undefined;
+}
+
+/**
+ * Where a site is, in road km from the yard: the customer's own figure; else a configured geocoder
+ * (with OSRM for the road distance when set); else a place named in the text; else the default.
+ * Lookups are cached, so a customer typing the same site does not ask the geocoder twice.
+ */
+export class DistanceResolver {
+  private readonly cache = new Map<string, { at: number; value: ResolvedDistance }>();
+
+  constructor(
+    private readonly config: Pick<Config, 'yard' | 'geocoderUrl' | 'osrmUrl'>,
+    private readonly fetchImpl: Fetch = fetch,
+    private readonly log?: { warn(obj: unknown, msg?: string): void },
+  ) {}
+
+  async resolve(site: string, manualKm?: number): Promise<ResolvedDistance> {
+    if (manualKm !== undefined && manualKm > 0)
+      return { distanceKm: Math.round(manualKm * 10) / 10, source: 'manual' };
+    const key = site.trim().toLowerCase().replace(/\s+/g, ' ');
+    const cached = this.cache.get(key);
+    if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.value;
+    const value = (await this.lookup(site)) ?? this.offline(site);
+    this.cache.set(key, { at: Date.now(), value });
+    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    return value;
+  }
+
+  private async lookup(site: string): Promise<ResolvedDistance | undefined> {
+    const { geocoderUrl, osrmUrl, yard } = this.config;
+    if (!geocoderUrl) return undefined;
+    try {
+      const point = await geocode(this.fetchImpl, geocoderUrl, `${site}, Kenya`);
+      if (!point) return undefined;
+      const road = osrmUrl
+        ? await routeKm(this.fetchImpl, osrmUrl, yard, point).catch(() => undefined)
+        : undefined;
+      return { distanceKm: road ?? roadDistanceKm(yard, point), source: 'geocoded' };
+    } catch (err) {
+      this.log?.warn({ err }, 'geocoder unavailable; using the offline gazetteer');
+      return undefined;
+    }
+  }
+
+  private offline(site: string): ResolvedDistance {
+    const place = findPlace(site);
+    if (place) return { distanceKm: roadDistanceKm(this.config.yard, place), source: 'heuristic' };
+    return { distanceKm: DEFAULT_DISTANCE_KM, source: 'default' };
+  }
+}
+
+const resolvers = new WeakMap<object, DistanceResolver>();
+
+/** One resolver (and cache) per app configuration. */
+export function distanceResolverFor(
+  config: Config,
+  log?: { warn(obj: unknown, msg?: string): void },
+): DistanceResolver {
+  let r = resolvers.get(config);
+  if (!r) {
+    r = new DistanceResolver(config, fetch, log);
+    resolvers.set(config, r);
+  }
+  return r;
+}

@@ -1,0 +1,65 @@
+/** Distance pricing per truck load (spec sections 3 and 9; DESIGN.md "Pricing"). Amounts in KES. */
+
+export interface PricingInfo {
+  basePrice: number;
+  baseDistanceKm: number;
+  incrementKm: number;
+  incrementAmount: number;
+}
+
+/** The spec's defaults, used until the live pricing loads (and seeded into the database). */
+export const DEFAULT_PRICING: PricingInfo = {
+  basePrice: 32_000,
+  baseDistanceKm: 15,
+  incrementKm: 5,
+  incrementAmount: 1_000,
+};
+
+/** Base price up to the base distance, plus one increment for every started increment beyond it. */
+export function perTruckPrice(pricing: PricingInfo, distanceKm: number): number {
+  const beyond = Math.max(0, distanceKm - pricing.baseDistanceKm);
+  // Distances carry float noise (15.000000001 km must not start an increment): compare at 0.01 km.
+  const increments = Math.ceil(Math.round((beyond / pricing.incrementKm) * 100) / 100);
+  return pricing.basePrice + increments * pricing.incrementAmount;
+}
+
+export interface QuoteInput {
+  distanceKm: number;
+  trucks: number;
+  /** An admin's per-truck price replaces the distance price. */
+  perTruckOverride?: number | null;
+}
+
+export interface PriceQuote {
+  perTruck: number;
+  total: number;
+  truckCount: number;
+  distanceKm: number;
+}
+
+export function priceQuote(pricing: PricingInfo, input: QuoteInput): PriceQuote {
+  const distanceKm = Math.round(input.distanceKm * 10) / 10;
+  const perTruck =
+    input.perTruckOverride != null && input.perTruckOverride > 0
+      ? Math.round(input.perTruckOverride)
+      : perTruckPrice(pricing, distanceKm);
+  return { perTruck, total: perTruck * input.trucks, truckCount: input.trucks, distanceKm };
+}
+
+export type DistanceSource = 'manual' | 'geocoded' | 'heuristic' | 'default';
+
+/** How a distance source is shown to people (spec section 3, Quote). */
+export function distanceSourceLabel(source: string | null | undefined): string {
+  switch (source) {
+    case 'manual':
+      return 'manual distance';
+    case 'geocoded':
+      return 'geocoded';
+    case 'heuristic':
+      return 'name heuristic';
+    case 'default':
+      return 'default estimate';
+    default:
+      return 'estimated';
+  }
+}
