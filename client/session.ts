@@ -37,7 +37,10 @@ export function getSession(): Session | null {
   return read();
 }
 
-export function saveSession(token: string, user: Pick<TSessionUser, 'role' | 'name' | 'email' | 'driverId'>) {
+export function saveSession(
+  token: string,
+  user: Pick<TSessionUser, 'name' | 'email' | 'driverId'> & { role: string },
+) {
   localStorage.setItem('token', token);
   localStorage.setItem('role', user.role);
   localStorage.setItem('userName', user.name);
