@@ -10,6 +10,7 @@ import { toHttpError } from './errors';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
 import { type AppRouter, appRouter } from './router';
+import { registerUploads } from './uploads';
 
 export interface BuildAppOptions {
   /** Directory of the built client (vite build output); served with SPA fallback when present. */
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   });
 
   registerRest(app, deps);
+  registerUploads(app, deps);
 
   const openapi = buildOpenApiDocument(options.version ?? '0.0.0');
   app.get('/api/openapi.json', async () => openapi);

@@ -1,3 +1,10 @@
 import type { RestRoute } from '../../rest-types';
 
-export const dashboardRest: RestRoute[] = [];
+export const dashboardRest: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/admin/dashboard',
+    procedure: 'admin.dashboard.get',
+    summary: 'Workspace overview',
+  },
+];

@@ -1,0 +1,64 @@
+import { BUSINESS_TIME_ZONE } from '../constants';
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDate(at: Date, timeZone = BUSINESS_TIME_ZONE): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/** The zone's UTC offset at an instant, in minutes (Africa/Nairobi: +180 all year). */
+export function offsetMinutes(at: Date, timeZone = BUSINESS_TIME_ZONE): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name ?? '');
+  if (!m) return 0;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+/** The instant a local calendar date starts in the zone. */
+export function startOfLocalDate(date: string, timeZone = BUSINESS_TIME_ZONE): Date {
+  const guess = new Date(`${date}T00:00:00Z`);
+  return new Date(guess.getTime() - offsetMinutes(guess, timeZone) * 60_000);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** [start, end) of the business day containing `now`. */
+export function dayRange(now: Date, timeZone = BUSINESS_TIME_ZONE): { start: Date; end: Date; date: string } {
+  const date = localDate(now, timeZone);
+  return { start: startOfLocalDate(date, timeZone), end: startOfLocalDate(addDays(date, 1), timeZone), date };
+}
+
+/** [start, end) of the last `days` business days, today included. */
+export function lastDaysRange(
+  now: Date,
+  days: number,
+  timeZone = BUSINESS_TIME_ZONE,
+): { start: Date; end: Date } {
+  const today = localDate(now, timeZone);
+  return {
+    start: startOfLocalDate(addDays(today, -(days - 1)), timeZone),
+    end: startOfLocalDate(addDays(today, 1), timeZone),
+  };
+}
+
+/** [start, end) of the business week (Monday first) containing `now`, shifted by `weeksBack`. */
+export function weekRange(
+  now: Date,
+  weeksBack = 0,
+  timeZone = BUSINESS_TIME_ZONE,
+): { start: Date; end: Date } {
+  const today = localDate(now, timeZone);
+  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
+  const monday = addDays(today, -weekday - 7 * weeksBack);
+  return { start: startOfLocalDate(monday, timeZone), end: startOfLocalDate(addDays(monday, 7), timeZone) };
+}
