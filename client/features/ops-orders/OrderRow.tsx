@@ -28,6 +28,7 @@ export function OrderRow({
   const refresh = () => {
     void utils.admin.orders.list.invalidate();
     void utils.admin.dashboard.get.invalidate();
+    void utils.admin.stock.invalidate();
   };
   const [error, setError] = useState<string | null>(null);
   const [reason, setReason] = useState('');
