@@ -45,6 +45,8 @@ export const adminOrdersRouter = router({
       const [order] = await ctx.db
         .insert(orders)
         .values({
+          createdAt: ctx.now(),
+          updatedAt: ctx.now(),
           customerId: input.customerId ?? null,
           createdById: ctx.user.id,
           name: input.name,
@@ -164,16 +166,14 @@ export const adminOrdersRouter = router({
               .set({ status: 'CONFIRMED', ...review })
               .where(eq(payments.id, same.id));
           else
-            await tx
-              .insert(payments)
-              .values({
-                orderId: order.id,
-                method,
-                reference: input.reference,
-                status: 'CONFIRMED',
-                submittedById: ctx.user.id,
-                ...review,
-              });
+            await tx.insert(payments).values({
+              orderId: order.id,
+              method,
+              reference: input.reference,
+              status: 'CONFIRMED',
+              submittedById: ctx.user.id,
+              ...review,
+            });
         }
         const moveOn = order.status === 'AWAITING_PAYMENT' || order.status === 'PAYMENT_REVIEW';
         const [o] = await tx

@@ -52,6 +52,8 @@ export const ordersRouter = router({
         const [order] = await tx
           .insert(orders)
           .values({
+            createdAt: ctx.now(),
+            updatedAt: ctx.now(),
             customerId: account?.id ?? null,
             name: input.name,
             phone: input.phone,
@@ -83,6 +85,8 @@ export const ordersRouter = router({
       const [order] = await ctx.db
         .insert(orders)
         .values({
+          createdAt: ctx.now(),
+          updatedAt: ctx.now(),
           customerId: ctx.user.id,
           name: ctx.user.name,
           phone: ctx.user.phone ?? '',

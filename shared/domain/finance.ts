@@ -1,0 +1,25 @@
+import { addDays } from './time';
+
+/** Gross margin in percent to one decimal; null when there is no revenue to divide by. */
+export function margin(gross: number, revenue: number): number | null {
+  if (!revenue) return null;
+  return Math.round((gross / revenue) * 1000) / 10;
+}
+
+export const MAX_RANGE_DAYS = 366;
+
+/** A finance range of Nairobi dates: defaults to the last 30 days; refused when reversed or too long. */
+export function resolveRange(today: string, from?: string, to?: string): { from: string; to: string } | null {
+  const end = to ?? today;
+  const start = from ?? addDays(end, -29);
+  const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000;
+  if (!Number.isFinite(days) || days < 0 || days >= MAX_RANGE_DAYS) return null;
+  return { from: start, to: end };
+}
+
+/** Every date of the range, so a chart shows quiet days as zero rather than skipping them. */
+export function eachDate(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
