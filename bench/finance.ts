@@ -6,12 +6,12 @@
  * Budget: each finance call ≤ 10 ms p95.
  */
 import postgres from 'postgres';
-import { withDatabase } from '../test/global-db';
 import { createDb } from '../drizzle/db';
 import { buildApp } from '../server/app';
 import { createLimiters } from '../server/auth/rate-limit';
 import { signToken } from '../server/auth/tokens';
 import { loadConfig } from '../server/config';
+import { withDatabase } from '../test/global-db';
 import { createHandlers } from '../worker/handlers';
 import { InProcessRunner } from '../worker/transport/in-process';
 
@@ -60,9 +60,17 @@ async function main() {
   await sql`select finance_rebuild()`;
   await sql`analyze`;
   const seeded = await sql`select count(*)::int as n from finance_daily`;
-  console.log(`seeded ${ORDERS} orders + loads and ${COSTS} costs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${seeded[0]!.n} rollup rows)`);
+  console.log(
+    `seeded ${ORDERS} orders + loads and ${COSTS} costs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${seeded[0]!.n} rollup rows)`,
+  );
 
-  const config = loadConfig({ ...process.env, DATABASE_URL: url, REDIS_URL: undefined, JWT_SECRET: 'x'.repeat(48), DATA_DIR: '/tmp/mchanga-bench' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    REDIS_URL: undefined,
+    JWT_SECRET: 'x'.repeat(48),
+    DATA_DIR: '/tmp/mchanga-bench',
+  });
   const jobs = new InProcessRunner(createHandlers({ database }));
   const app = await buildApp({ database, config, jobs, limiters: createLimiters(), log: console });
   const token = await signToken({ userId: 1, role: 'ADMIN', version: 0 }, config.jwtSecret, '1h');
