@@ -44,7 +44,6 @@ export const PUBLIC_PROCEDURES = [
   'pricing.get',
   'pricing.quote',
   'orders.createGuest',
-  'telemetry.ingest',
   'articles.list',
   'chatbot.ask',
 ] as const;

@@ -48,6 +48,30 @@ export const JOBS = {
     options: { attempts: 5, backoffMs: 2000 },
     dedupeId: (p) => `alert.fanout:${p.kind}:${p.refId}`,
   }),
+  /** A batch of accepted fixes: written to the position history (once per device and fix time) and the latest position. */
+  'telemetry.ingest': defineJob({
+    payload: z.object({
+      positions: z
+        .array(
+          z.object({
+            deviceId: z.string(),
+            truckId: z.string(),
+            lat: z.number(),
+            lng: z.number(),
+            fixTime: z.string(),
+            speedKmh: z.number().nullable(),
+            heading: z.number().nullable(),
+            altitude: z.number().nullable(),
+            accuracy: z.number().nullable(),
+            battery: z.number().nullable(),
+            attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+          }),
+        )
+        .min(1)
+        .max(5000),
+    }),
+    options: { attempts: 8, backoffMs: 500 },
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -95,7 +95,10 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const runner = new InProcessRunner(createHandlers({ database }), { schedules: false });
+  const runner = new InProcessRunner(
+    createHandlers({ database, ...(options.now ? { now: options.now } : {}) }),
+    { schedules: false },
+  );
   const deps: AppDeps = {
     database,
     config: testConfig(options.config),
@@ -113,7 +116,8 @@ export async function createTestApp(
     app,
     async signIn(role, overrides = {}) {
       seq += 1;
-      const driverId = overrides.driverId ?? (role === 'DRIVER' ? `DRV-T${seq}` : null);
+      const driverId =
+        'driverId' in overrides ? overrides.driverId : role === 'DRIVER' ? `DRV-T${seq}` : null;
       if (driverId)
         await database.db
           .insert(drivers)

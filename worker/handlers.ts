@@ -3,6 +3,7 @@ import type { Database } from '../drizzle/db';
 import { workerHeartbeats } from '../drizzle/schema';
 import type { JobName, JobPayload } from '../shared/jobs';
 import { fanOutAlert } from './jobs/alert-fanout';
+import { ingestPositions } from './jobs/telemetry-ingest';
 
 export interface JobContext {
   jobId: string;
@@ -43,5 +44,6 @@ export function createHandlers(deps: HandlerDeps): JobHandlers {
       return { seenAt: seenAt.toISOString() };
     },
     'alert.fanout': (payload) => fanOutAlert(deps.database, payload),
+    'telemetry.ingest': (payload) => ingestPositions(deps.database, payload.positions, now()),
   } satisfies JobHandlers;
 }

@@ -49,3 +49,13 @@ export function findPlace(siteText: string): Place | undefined {
 export function roadDistanceKm(from: LatLng, to: LatLng): number {
   return Math.round(haversineKm(from, to) * ROAD_FACTOR * 10) / 10;
 }
+
+/** "Near Ruiru": the closest known place within `maxKm`, for a truck card's address line. */
+export function nearestPlaceName(point: LatLng, maxKm = 6): string | null {
+  let best: { name: string; km: number } | null = null;
+  for (const p of PLACES) {
+    const km = haversineKm(point, p);
+    if (km <= maxKm && (!best || km < best.km)) best = { name: p.name, km };
+  }
+  return best ? `Near ${best.name}` : null;
+}

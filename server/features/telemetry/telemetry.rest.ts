@@ -1,3 +1,10 @@
 import type { RestRoute } from '../../rest-types';
 
-export const telemetryRest: RestRoute[] = [];
+export const telemetryRest: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/telemetry/trucks',
+    procedure: 'telemetry.trucks',
+    summary: 'Trucks with their latest positions',
+  },
+];

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+export const ZTruckTelemetry = z.object({
+  truckId: z.string(),
+  plate: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  address: z.string().nullable(),
+  status: z.string().nullable(),
+  speed: z.number().nullable(),
+  idleMinutes: z.number().nullable(),
+  lastUpdated: z.string().nullable(),
+  driverId: z.string().nullable(),
+  driverName: z.string().nullable(),
+  driverPhone: z.string().nullable(),
+  driverEmail: z.string().nullable(),
+});
+export type TTruckTelemetry = z.infer<typeof ZTruckTelemetry>;
+
+export const ZDriverDashboardInput = z
+  .object({
+    driverId: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.string().trim().max(40).optional(),
+    ),
+  })
+  .optional();
+
+export const ZDriverDashboard = z.object({
+  driverId: z.string(),
+  driverName: z.string(),
+  driver: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    nationalIdPath: z.string().nullable(),
+    photoPath: z.string().nullable(),
+  }),
+  rank: z.number().nullable(),
+  summary: z.object({
+    loadsDelivered: z.number(),
+    tonnesDelivered: z.number(),
+    weeklyRevenue: z.number(),
+    previousWeekRevenue: z.number(),
+    averageTonnesPerLoad: z.number(),
+    trend: z.number().nullable(),
+  }),
+  assignments: z.array(
+    z.object({
+      id: z.number(),
+      site: z.string(),
+      plate: z.string().nullable(),
+      truckId: z.string().nullable(),
+      status: z.string(),
+      tonnes: z.number(),
+      estimatedRevenue: z.number(),
+      scheduledAt: z.string().nullable(),
+    }),
+  ),
+  leaderboard: z.array(z.object({ driverId: z.string(), name: z.string(), revenue: z.number() })),
+  telemetry: z.array(
+    z.object({
+      truckId: z.string(),
+      plate: z.string().nullable(),
+      status: z.string().nullable(),
+      speed: z.number().nullable(),
+      address: z.string().nullable(),
+      lat: z.number().nullable(),
+      lng: z.number().nullable(),
+      lastUpdated: z.string().nullable(),
+      idleMinutes: z.number().nullable(),
+    }),
+  ),
+});
+export type TDriverDashboard = z.infer<typeof ZDriverDashboard>;
+
+export const DRIVER_MESSAGES = {
+  notLinked: 'Driver profile not linked to this account.',
+  notYours: 'You can only see your own driver dashboard.',
+  pickDriver: 'Pick a driver before saving profile changes.',
+  unknownDriver: 'No driver with that ID exists.',
+} as const;
