@@ -7,6 +7,7 @@ import { trpc } from '../../trpc';
 import { Alert, TextAreaField, TextField } from '../../ui/forms';
 import { ImageInput } from '../../ui/ImageInput';
 import { Page } from '../../ui/Page';
+import { FleetPanel } from '../fleet/FleetPanel';
 import { DuplicatePanel } from '../ops-costs/DuplicatePanel';
 import { FuelLogEntry } from './FuelLogList';
 
@@ -275,6 +276,7 @@ export function FuelPage() {
           </ul>
         </section>
       </div>
+      <FleetPanel allowReassign={false} />
     </Page>
   );
 }

@@ -1,10 +1,7 @@
+import { FleetPanel } from '../fleet/FleetPanel';
 import type { TabProps } from '../ops/tab-props';
 
+/** ADMIN and OPS may reassign a truck's driver from its card. */
 export function FleetTab(_props: TabProps) {
-  return (
-    <section aria-labelledby="tab-fleet-heading">
-      <h2 id="tab-fleet-heading">Fleet</h2>
-      <p className="muted">Coming in a later release.</p>
-    </section>
-  );
+  return <FleetPanel allowReassign />;
 }
