@@ -11,6 +11,8 @@ import { pointAlong, THIKA_ROAD } from '../shared/domain/route';
 
 const BASE_URL = (process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
 const INTERVAL_MS = Number(process.env.SIM_INTERVAL_MS ?? 5000);
+// Demo and test runs may fast-forward the road (distance per tick × this factor).
+const SPEEDUP = Number(process.env.SIM_SPEEDUP ?? 1);
 const ticksArg = process.argv.indexOf('--ticks');
 const MAX_TICKS = ticksArg > 0 ? Number(process.argv[ticksArg + 1]) : Number.POSITIVE_INFINITY;
 
@@ -96,7 +98,7 @@ async function tick(n: number) {
   const now = Date.now();
   await Promise.all(
     DEMO.map(async (d) => {
-      const km = d.startKm + (d.kmh * n * INTERVAL_MS) / 3_600_000;
+      const km = d.startKm + (d.kmh * n * INTERVAL_MS * SPEEDUP) / 3_600_000;
       const p = pointAlong(THIKA_ROAD, km);
       const params = new URLSearchParams({
         id: d.device,

@@ -293,12 +293,7 @@ function Dashboard({
           </ul>
         )}
       </section>
-      <ProfileForm
-        key={`${d.driverId}-${d.driver.photoPath}-${d.driver.nationalIdPath}`}
-        d={d}
-        isAdmin={isAdmin}
-        onSaved={() => void dashboard.refetch()}
-      />
+      <ProfileForm key={d.driverId} d={d} isAdmin={isAdmin} onSaved={() => void dashboard.refetch()} />
     </>
   );
 }

@@ -48,7 +48,8 @@ export default function FleetMap({ trucks, tileUrl }: { trucks: TTruckTelemetry[
       >
         <NavigationControl position="top-right" showCompass={false} />
         {located.map((t) => (
-          <Marker key={t.truckId} longitude={t.lng!} latitude={t.lat!} anchor="bottom">
+          // A fresh marker per position: moving an existing one waits for a map repaint that an idle map may not do.
+          <Marker key={`${t.truckId}@${t.lat},${t.lng}`} longitude={t.lng!} latitude={t.lat!} anchor="bottom">
             <span
               className={isMoving(t.speed) ? 'truck-marker truck-marker--moving' : 'truck-marker'}
               title={t.plate ?? t.truckId}
