@@ -58,6 +58,9 @@ export function DriversTab(_props: TabProps) {
         });
       } else {
         saved = await create.mutateAsync({ id: form.id.trim(), ...details });
+        // The driver exists now: if a photo is refused below, the next save edits it instead of re-adding.
+        setEditing(saved);
+        void utils.admin.drivers.list.invalidate();
         if (photoData || nationalIdData) {
           saved = await restCall<TDriver>('PATCH', `/api/admin/drivers/${encodeURIComponent(saved.id)}`, {
             ...details,
