@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -127,6 +128,14 @@ describe('operations workspace', () => {
       )
       .toBe(true);
     expect(await page.getByRole('cell', { name: 'DELIVERY' }).first().isVisible()).toBe(true);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('stock-transactions.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
+    expect(csv.split('\r\n')[0]).toBe('Datetime,Kind,Trucks,Tonnes,Category,Truck ID,Reason');
+    expect(csv).toContain(`DELIVERY,-1,-20,coarse,${truckId}`);
 
     await openTab(page, 'Overview');
     await expect.poll(() => page.getByText("Today's revenue").isVisible()).toBe(true);
