@@ -9,7 +9,7 @@ type Position = JobPayload<'telemetry.ingest'>['positions'][number];
 
 const DEVICE_CACHE_MS = 5_000;
 const BATCH_MAX = 1_000;
-const BATCH_WAIT_MS = 100;
+const BATCH_WAIT_MS = 25;
 
 /**
  * Collects accepted fixes from concurrent requests into one `telemetry.ingest` job. Each request is
