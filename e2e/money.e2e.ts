@@ -61,7 +61,9 @@ describe('money integrity', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('Truck is required.');
 
     await page.getByLabel('Truck ID / Plate').fill(plate);
-    await expect.poll(() => page.getByText('Wekesa Driver').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator('.field__hint', { hasText: 'Wekesa Driver' }).isVisible())
+      .toBe(true);
     await logStop(page, { litres: '80', cost: '14000', odometer: '120000' });
     await expect.poll(() => page.getByText('Fuel log saved.').isVisible()).toBe(true);
     await logStop(page, { litres: '60', cost: '10500', odometer: '120450' });
