@@ -1,7 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { formatKes } from '../../../shared/domain/format';
-import { idleText, isMoving } from '../../../shared/domain/telemetry';
 import type { TDriver } from '../../../shared/schemas/fleet';
 import type { TDriverDashboard } from '../../../shared/schemas/telemetry';
 import { RestError, restCall } from '../../rest';
@@ -11,6 +10,7 @@ import { Alert, SelectField, TextField } from '../../ui/forms';
 import { ImageInput } from '../../ui/ImageInput';
 import { Page } from '../../ui/Page';
 import { useAuthedImage } from '../../ui/useAuthedImage';
+import { TruckSummary } from '../fleet/FleetPanel';
 
 const HorizontalBarChart = lazy(() => import('../../ui/charts/HorizontalBarChart'));
 const when = new Intl.DateTimeFormat('en-KE', {
@@ -269,25 +269,7 @@ function Dashboard({
           <ul className="truck-cards">
             {d.telemetry.map((t) => (
               <li key={t.truckId} className="card truck-card">
-                <div className="button-row" style={{ justifyContent: 'space-between' }}>
-                  <strong>{t.plate ?? t.truckId}</strong>
-                  <span
-                    className={`badge ${t.speed === null ? '' : isMoving(t.speed) ? 'badge--green' : 'badge--amber'}`}
-                  >
-                    {t.speed === null ? 'n/a' : `${Math.round(t.speed)} km/h`}
-                  </span>
-                </div>
-                <div>{t.status ?? 'Status pending'}</div>
-                <div className="muted">
-                  {t.address ??
-                    (t.lat !== null && t.lng !== null
-                      ? `${t.lat.toFixed(3)}, ${t.lng.toFixed(3)}`
-                      : 'Location refreshing')}
-                </div>
-                <div className="muted">
-                  {t.lastUpdated ? `Updated ${when.format(new Date(t.lastUpdated))}` : 'No position yet'} ·{' '}
-                  {idleText(t.idleMinutes)}
-                </div>
+                <TruckSummary truck={t} />
               </li>
             ))}
           </ul>

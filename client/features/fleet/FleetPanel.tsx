@@ -13,6 +13,39 @@ const time = new Intl.DateTimeFormat('en-KE', {
   timeZone: 'Africa/Nairobi',
 });
 
+/** Plate, speed badge, status, where and when: the part of a truck card every screen shows. */
+export function TruckSummary({
+  truck,
+}: {
+  truck: Pick<
+    TTruckTelemetry,
+    'truckId' | 'plate' | 'speed' | 'status' | 'address' | 'lat' | 'lng' | 'lastUpdated' | 'idleMinutes'
+  >;
+}) {
+  const moving = isMoving(truck.speed);
+  const where =
+    truck.address ??
+    (truck.lat !== null && truck.lng !== null
+      ? `${truck.lat.toFixed(3)}, ${truck.lng.toFixed(3)}`
+      : 'Location refreshing');
+  return (
+    <>
+      <div className="button-row" style={{ justifyContent: 'space-between' }}>
+        <strong>{truck.plate ?? truck.truckId}</strong>
+        <span className={`badge ${truck.speed === null ? '' : moving ? 'badge--green' : 'badge--amber'}`}>
+          {truck.speed === null ? 'n/a' : `${Math.round(truck.speed)} km/h`}
+        </span>
+      </div>
+      <div>{truck.status ?? 'Status pending'}</div>
+      <div className="muted">{where}</div>
+      <div className="muted">
+        {truck.lastUpdated ? `Updated ${time.format(new Date(truck.lastUpdated))}` : 'No position yet'} ·{' '}
+        {idleText(truck.idleMinutes)}
+      </div>
+    </>
+  );
+}
+
 function TruckCard({
   truck,
   allowReassign,
@@ -32,26 +65,9 @@ function TruckCard({
     },
     onError: (e) => setError(errorMessage(e, 'Failed to update assignment.')),
   });
-  const moving = isMoving(truck.speed);
-  const where =
-    truck.address ??
-    (truck.lat !== null && truck.lng !== null
-      ? `${truck.lat.toFixed(3)}, ${truck.lng.toFixed(3)}`
-      : 'Location refreshing');
   return (
     <li className="card truck-card">
-      <div className="button-row" style={{ justifyContent: 'space-between' }}>
-        <strong>{truck.plate ?? truck.truckId}</strong>
-        <span className={`badge ${truck.speed === null ? '' : moving ? 'badge--green' : 'badge--amber'}`}>
-          {truck.speed === null ? 'n/a' : `${Math.round(truck.speed)} km/h`}
-        </span>
-      </div>
-      <div>{truck.status ?? 'Status pending'}</div>
-      <div className="muted">{where}</div>
-      <div className="muted">
-        {truck.lastUpdated ? `Updated ${time.format(new Date(truck.lastUpdated))}` : 'No position yet'} ·{' '}
-        {idleText(truck.idleMinutes)}
-      </div>
+      <TruckSummary truck={truck} />
       {allowReassign ? (
         <label className="inline-form">
           <span>Driver</span>
