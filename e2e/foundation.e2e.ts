@@ -110,6 +110,15 @@ describe('foundation', () => {
     await nav.getByRole('link', { name: 'Articles' }).click();
     await page.waitForURL('**/articles');
     expect(await page.getByRole('heading', { name: 'Daily logistics briefings' }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByText(
+            'No articles generated yet. Trigger a manual run from the admin dashboard to populate this feed.',
+          )
+          .isVisible(),
+      )
+      .toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
     await context.close();

@@ -3,6 +3,7 @@ import { DEFAULT_PRICING } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import { trpc } from '../../trpc';
 import { GuestOrderForm } from './GuestOrderForm';
+import { ProjectInsights } from './ProjectInsights';
 
 export function LandingPage() {
   const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
@@ -52,6 +53,7 @@ export function LandingPage() {
           </section>
         </aside>
       </div>
+      <ProjectInsights />
     </main>
   );
 }
