@@ -15,6 +15,7 @@ export interface Limiters {
   loginPerIp: RateLimiterAbstract;
   loginPerAccount: RateLimiterAbstract;
   registerPerIp: RateLimiterAbstract;
+  chatPerIp: RateLimiterAbstract;
 }
 
 export interface LimitRule {
@@ -27,6 +28,7 @@ export const LIMIT_RULES: Record<keyof Limiters, LimitRule> = {
   loginPerIp: { points: 60, duration: 15 * 60 },
   loginPerAccount: { points: 10, duration: 15 * 60 },
   registerPerIp: { points: 20, duration: 60 * 60 },
+  chatPerIp: { points: 30, duration: 60 },
 };
 
 export function createLimiters(
@@ -47,6 +49,7 @@ export function createLimiters(
     loginPerIp: make('loginPerIp'),
     loginPerAccount: make('loginPerAccount'),
     registerPerIp: make('registerPerIp'),
+    chatPerIp: make('chatPerIp'),
   };
 }
 
