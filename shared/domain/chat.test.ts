@@ -19,6 +19,7 @@ describe('ruleBasedAnswer', () => {
     ['How much is sand?', /KES 32,000 per 20-tonne truck up to 15 km/],
     ['What is the price to Ruiru for 3 trucks?', /Ruiru .* KES 32,000 per truck, KES 96,000 for 3 trucks/],
     ['bei ya mchanga hadi Mombasa', /Mombasa .* per truck/],
+    ['Bei ya mchanga hadi Ruiru kwa lori 2?', /KES 32,000 per truck, KES 64,000 for 2 trucks/],
     ['price for 21 km', /KES 34,000 per truck/],
     ['How do I pay?', /ABSA paybill 303030/],
     ['nataka kulipa kwa mpesa', /paybill/],

@@ -18,8 +18,11 @@ const has = (text: string, words: string[]) =>
   words.some((w) => new RegExp(`(^|[^a-z])${w}`, 'i').test(text));
 
 function truckCount(text: string): number {
-  const m = /(\d{1,2})\s*(trucks?|loads?|lorr(y|ies)|magari|tipper)/i.exec(text);
-  const n = m ? Number(m[1]) : 1;
+  // "3 trucks", "2 loads" — or Swahili word order, "lori 2", "magari 3".
+  const m =
+    /(\d{1,2})\s*(trucks?|loads?|lorr(y|ies)|lori|magari|tipper)/i.exec(text) ??
+    /(lori|magari|malori)\s*(\d{1,2})/i.exec(text);
+  const n = m ? Number(/\d+/.exec(m[0])![0]) : 1;
   return Math.min(20, Math.max(1, n));
 }
 

@@ -2,6 +2,7 @@ import { formatKes } from '../../../shared/domain/format';
 import { DEFAULT_PRICING } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import { trpc } from '../../trpc';
+import { ChatWidget } from '../chat/ChatWidget';
 import { GuestOrderForm } from './GuestOrderForm';
 import { ProjectInsights } from './ProjectInsights';
 
@@ -54,6 +55,10 @@ export function LandingPage() {
         </aside>
       </div>
       <ProjectInsights />
+      <ChatWidget
+        phone={dispatch?.phone ?? 'dispatch'}
+        context={`Pricing guide: KES ${p.basePrice} per truck up to ${p.baseDistanceKm} km, KES ${p.incrementAmount} per ${p.incrementKm} km beyond.`}
+      />
     </main>
   );
 }
