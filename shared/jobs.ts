@@ -72,6 +72,16 @@ export const JOBS = {
     }),
     options: { attempts: 8, backoffMs: 500 },
   }),
+  /** Recomputes the AI tab's insights and alerts from the last days' data (LLM wording when configured). */
+  'insights.generate': defineJob({
+    payload: z.object({ requestedBy: z.number().int().optional(), scheduledFor: z.string().optional() }),
+    options: { attempts: 3, backoffMs: 2000, cron: '*/30 * * * *', timeZone: BUSINESS_TIME_ZONE },
+  }),
+  /** The morning briefing: one article a day from yesterday's operations, at 06:00 Nairobi time. */
+  'article.morning': defineJob({
+    payload: z.object({ scheduledFor: z.string().optional(), forDate: z.string().optional() }),
+    options: { attempts: 3, backoffMs: 5000, cron: '0 6 * * *', timeZone: BUSINESS_TIME_ZONE },
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

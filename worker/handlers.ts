@@ -1,8 +1,12 @@
 import { hostname } from 'node:os';
 import type { Database } from '../drizzle/db';
 import { workerHeartbeats } from '../drizzle/schema';
+import type { Llm } from '../shared/ai/llm';
+import { createLlm } from '../shared/ai/llm';
 import type { JobName, JobPayload } from '../shared/jobs';
 import { fanOutAlert } from './jobs/alert-fanout';
+import { generateInsights } from './jobs/insights';
+import { writeMorningBriefing } from './jobs/morning-briefing';
 import { ingestPositions } from './jobs/telemetry-ingest';
 
 export interface JobContext {
@@ -19,6 +23,8 @@ export type JobHandlers = { [N in JobName]: JobHandler<N> };
 export interface HandlerDeps {
   database: Database;
   now?: () => Date;
+  /** The LLM client; default from OPENAI_* (null when unset). */
+  llm?: Llm | null;
 }
 
 export function workerIdentity(): string {
@@ -28,6 +34,7 @@ export function workerIdentity(): string {
 /** Maps every declared job to exactly one handler; a job added to shared/jobs.ts without one fails to compile. */
 export function createHandlers(deps: HandlerDeps): JobHandlers {
   const now = deps.now ?? (() => new Date());
+  const llm = deps.llm === undefined ? createLlm() : deps.llm;
   return {
     'system.heartbeat': async (_payload, ctx) => {
       const seenAt = now();
@@ -45,5 +52,7 @@ export function createHandlers(deps: HandlerDeps): JobHandlers {
     },
     'alert.fanout': (payload) => fanOutAlert(deps.database, payload),
     'telemetry.ingest': (payload) => ingestPositions(deps.database, payload.positions, now()),
+    'insights.generate': () => generateInsights(deps.database, now(), llm),
+    'article.morning': (payload) => writeMorningBriefing(deps.database, now(), llm, payload.forDate),
   } satisfies JobHandlers;
 }

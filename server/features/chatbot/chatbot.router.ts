@@ -1,7 +1,7 @@
+import { createLlm } from '../../../shared/ai/llm';
 import { ZChatAnswer, ZChatInput } from '../../../shared/schemas/chat';
 import { consume, RateLimitedError } from '../../auth/rate-limit';
 import { appError } from '../../errors';
-import { createLlm } from '../../llm';
 import { publicProcedure, router } from '../../trpc';
 import { answerChat, chatFacts } from './chatbot.service';
 

@@ -1,7 +1,7 @@
+import type { Llm } from '../../../shared/ai/llm';
 import { allowedAmounts, amountsIn, type ChatFacts, ruleBasedAnswer } from '../../../shared/domain/chat';
 import { paymentOptions } from '../../../shared/payments';
 import type { Context } from '../../context';
-import type { Llm } from '../../llm';
 import { loadPricing } from '../pricing/pricing.service';
 
 export async function chatFacts(ctx: Pick<Context, 'db' | 'deps'>): Promise<ChatFacts> {

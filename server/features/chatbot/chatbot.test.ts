@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlm } from '../../../shared/ai/llm';
 import { amountsIn } from '../../../shared/domain/chat';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { createLlm } from '../../llm';
 import { answerChat, chatFacts } from './chatbot.service';
 
 let t: TestApp;

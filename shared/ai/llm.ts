@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+// Node-only (the server and the worker share it); the client never imports it.
 
 /** The OpenAI-compatible client when OPENAI_API_KEY is set (OPENAI_BASE_URL, OPENAI_MODEL optional); else null. */
 export interface Llm {
