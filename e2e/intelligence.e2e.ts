@@ -1,0 +1,61 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, newPage, PHONE, signInThroughForm } from './support/browser';
+
+const baseURL = inject('baseURL');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('worker intelligence', () => {
+  it('the AI tab refreshes, a briefing run publishes an article the briefings page shows, and Telegram routing saves a chat id', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    await signInThroughForm(page, inject('adminEmail'), inject('adminPassword'));
+    await page.waitForURL('**/ops');
+    await page.getByRole('tab', { name: 'AI', exact: true }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'AI Insights' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect
+      .poll(() => page.getByText(/Generated .* from the figures/).isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    expect(await page.getByRole('heading', { name: 'Alerts to review' }).isVisible()).toBe(true);
+    expect(await page.getByText('No insights yet.').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Run the morning briefing now' }).click();
+    await expect.poll(() => page.getByText(/The briefing run has started/).isVisible()).toBe(true);
+
+    const telegram = page
+      .getByRole('region', { name: 'Telegram alert routing' })
+      .or(page.locator('section[aria-labelledby="telegram-heading"]'))
+      .first();
+    expect(await telegram.getByText(/Telegram bot is not configured/).isVisible()).toBe(true);
+    const input = telegram.getByLabel(/Telegram chat id for/).first();
+    await input.fill('12ab');
+    await telegram.getByRole('button', { name: 'Save chat id' }).first().click();
+    await expect.poll(() => telegram.getByRole('alert').last().textContent()).toMatch(/must be numeric/);
+    await input.fill('-1001234567890');
+    await telegram.getByRole('button', { name: 'Save chat id' }).first().click();
+    await expect.poll(() => telegram.getByText('Saved').first().isVisible()).toBe(true);
+    await context.close();
+
+    const phone = await newPage(browser, baseURL, PHONE);
+    await phone.page.goto('/articles');
+    await expect
+      .poll(() => phone.page.locator('.article-card').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const card = phone.page.locator('.article-card').first();
+    expect(await card.getByText('Operations insight').isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Continue reading' }).click();
+    await expect.poll(() => card.getByText(/Dispatch runs 06:30-19:00/).isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Hide article' }).click();
+    await phone.page.goto('/');
+    await expect
+      .poll(() => phone.page.getByRole('heading', { name: 'Project insights' }).isVisible())
+      .toBe(true);
+    await phone.context.close();
+  });
+});
