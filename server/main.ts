@@ -41,10 +41,16 @@ async function main() {
     limiterRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     limiterRedis.on('error', () => {});
   } else {
-    jobs = new InProcessRunner(createHandlers({ database }), {
-      schedules: true,
-      log: { error: (obj, msg) => console.error(msg, obj) },
-    });
+    // Handlers queue follow-up jobs (alert fan-out) on the same runner, bound once it exists.
+    let runner: InProcessRunner | undefined;
+    runner = new InProcessRunner(
+      createHandlers({ database, enqueue: (name, payload, opts) => runner!.enqueue(name, payload, opts) }),
+      {
+        schedules: true,
+        log: { error: (obj, msg) => console.error(msg, obj) },
+      },
+    );
+    jobs = runner;
     // Record liveness at once rather than at the first cron minute.
     await jobs.enqueue('system.heartbeat', {});
   }

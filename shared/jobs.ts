@@ -72,6 +72,12 @@ export const JOBS = {
     }),
     options: { attempts: 8, backoffMs: 500 },
   }),
+  /** Sends one recorded alert to its recipient's Telegram chat; Telegram's 429 delays it, never fails it. */
+  'alert.telegram': defineJob({
+    payload: z.object({ deliveryId: z.number().int().positive() }),
+    options: { attempts: 8, backoffMs: 3000 },
+    dedupeId: (p) => `alert.telegram:${p.deliveryId}`,
+  }),
   /** Recomputes the AI tab's insights and alerts from the last days' data (LLM wording when configured). */
   'insights.generate': defineJob({
     payload: z.object({ requestedBy: z.number().int().optional(), scheduledFor: z.string().optional() }),

@@ -13,6 +13,7 @@ import { createCaller } from '../server/router';
 import type { JobQueue } from '../shared/jobs';
 import type { Role } from '../shared/roles';
 import { createHandlers } from '../worker/handlers';
+import type { TelegramConfig } from '../worker/jobs/alert-telegram';
 import { InProcessRunner } from '../worker/transport/in-process';
 import { withDatabase } from './global-db';
 
@@ -92,13 +93,22 @@ export async function createTestApp(
     limits?: Partial<Record<keyof Limiters, LimitRule>>;
     jobs?: JobQueue;
     config?: Partial<Config>;
+    telegram?: TelegramConfig;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
+  // Handlers queue follow-up jobs (alert fan-out) on this same runner, bound once it exists.
+  let late: InProcessRunner | undefined;
   const runner = new InProcessRunner(
-    createHandlers({ database, ...(options.now ? { now: options.now } : {}) }),
+    createHandlers({
+      database,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.telegram ? { telegram: options.telegram } : {}),
+      enqueue: (name, payload, opts) => late!.enqueue(name, payload, opts),
+    }),
     { schedules: false },
   );
+  late = runner;
   const deps: AppDeps = {
     database,
     config: testConfig(options.config),

@@ -4,7 +4,8 @@ import { workerHeartbeats } from '../drizzle/schema';
 import type { Llm } from '../shared/ai/llm';
 import { createLlm } from '../shared/ai/llm';
 import type { JobName, JobPayload } from '../shared/jobs';
-import { fanOutAlert } from './jobs/alert-fanout';
+import { type EmitAlert, fanOutAlert } from './jobs/alert-fanout';
+import { type Enqueue, sendTelegramAlert, type TelegramConfig, telegramConfig } from './jobs/alert-telegram';
 import { generateInsights } from './jobs/insights';
 import { writeMorningBriefing } from './jobs/morning-briefing';
 import { ingestPositions } from './jobs/telemetry-ingest';
@@ -25,6 +26,9 @@ export interface HandlerDeps {
   now?: () => Date;
   /** The LLM client; default from OPENAI_* (null when unset). */
   llm?: Llm | null;
+  /** Lets a job queue follow-up jobs (alerts); without it alerts are fanned out in the same job. */
+  enqueue?: Enqueue;
+  telegram?: TelegramConfig;
 }
 
 export function workerIdentity(): string {
@@ -35,6 +39,10 @@ export function workerIdentity(): string {
 export function createHandlers(deps: HandlerDeps): JobHandlers {
   const now = deps.now ?? (() => new Date());
   const llm = deps.llm === undefined ? createLlm() : deps.llm;
+  const telegram = deps.telegram ?? telegramConfig();
+  const enqueue = deps.enqueue;
+  const emit: EmitAlert = (kind, refId) =>
+    enqueue ? enqueue('alert.fanout', { kind, refId }) : fanOutAlert(deps.database, { kind, refId });
   return {
     'system.heartbeat': async (_payload, ctx) => {
       const seenAt = now();
@@ -50,9 +58,16 @@ export function createHandlers(deps: HandlerDeps): JobHandlers {
         .onConflictDoUpdate({ target: workerHeartbeats.workerId, set: { seenAt, transport: ctx.transport } });
       return { seenAt: seenAt.toISOString() };
     },
-    'alert.fanout': (payload) => fanOutAlert(deps.database, payload),
-    'telemetry.ingest': (payload) => ingestPositions(deps.database, payload.positions, now()),
+    'alert.fanout': (payload) =>
+      fanOutAlert(
+        deps.database,
+        payload,
+        enqueue ? { enqueue, botConfigured: Boolean(telegram.token) } : undefined,
+      ),
+    'alert.telegram': (payload) =>
+      sendTelegramAlert(deps.database, telegram, payload.deliveryId, enqueue ?? (async () => undefined)),
+    'telemetry.ingest': (payload) => ingestPositions(deps.database, payload.positions, now(), emit),
     'insights.generate': () => generateInsights(deps.database, now(), llm),
-    'article.morning': (payload) => writeMorningBriefing(deps.database, now(), llm, payload.forDate),
+    'article.morning': (payload) => writeMorningBriefing(deps.database, now(), llm, payload.forDate, emit),
   } satisfies JobHandlers;
 }

@@ -1,6 +1,6 @@
 import { createDb } from '../drizzle/db';
 import { createHandlers } from './handlers';
-import { startBullWorkers } from './transport/bullmq';
+import { createBullEnqueue, startBullWorkers } from './transport/bullmq';
 
 /** `npm run worker`: the BullMQ worker process of the services mode. */
 const log = {
@@ -28,9 +28,10 @@ async function main() {
     process.exit(1);
   }
   const database = await createDb({ databaseUrl, poolSize: 5 });
+  const producer = createBullEnqueue(redisUrl);
   const workers = await startBullWorkers({
     redisUrl,
-    handlers: createHandlers({ database }),
+    handlers: createHandlers({ database, enqueue: producer.enqueue }),
     concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4),
     log,
   });
@@ -43,6 +44,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await workers.close();
+    await producer.close();
     await database.close();
     process.exit(0);
   };

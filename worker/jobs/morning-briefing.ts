@@ -5,14 +5,20 @@ import type { Llm } from '../../shared/ai/llm';
 import { writeBriefing } from '../../shared/domain/briefing';
 import { ruleInsights } from '../../shared/domain/insights';
 import { addDays, localDate, startOfLocalDate } from '../../shared/domain/time';
-import { fanOutAlert } from './alert-fanout';
+import { type EmitAlert, fanOutAlert } from './alert-fanout';
 import { gatherInsightFacts } from './insights';
 
 /**
  * One briefing per Nairobi day (yesterday's operations by default); a re-run finds the day written and
  * adds nothing. The LLM, when configured, may reword the body; the figures come from the rows.
  */
-export async function writeMorningBriefing(database: Database, now: Date, llm: Llm | null, forDate?: string) {
+export async function writeMorningBriefing(
+  database: Database,
+  now: Date,
+  llm: Llm | null,
+  forDate?: string,
+  emit: EmitAlert = (kind, refId) => fanOutAlert(database, { kind, refId }),
+) {
   const date = forDate ?? addDays(localDate(now), -1);
   const start = startOfLocalDate(date).toISOString();
   const end = startOfLocalDate(addDays(date, 1)).toISOString();
@@ -77,6 +83,6 @@ export async function writeMorningBriefing(database: Database, now: Date, llm: L
     })
     .onConflictDoNothing({ target: articles.forDate })
     .returning({ id: articles.id });
-  if (inserted[0]) await fanOutAlert(database, { kind: 'article.published', refId: String(inserted[0].id) });
+  if (inserted[0]) await emit('article.published', String(inserted[0].id));
   return { date, written: inserted.length > 0 };
 }

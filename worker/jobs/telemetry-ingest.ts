@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../drizzle/db';
 import { isMoving } from '../../shared/domain/telemetry';
 import type { JobPayload } from '../../shared/jobs';
-import { fanOutAlert } from './alert-fanout';
+import { type EmitAlert, fanOutAlert } from './alert-fanout';
 
 type Position = JobPayload<'telemetry.ingest'>['positions'][number];
 
@@ -12,7 +12,12 @@ export const IDLE_ALERT_MINUTES = Number(process.env.IDLE_ALERT_MINUTES ?? 30);
  * Writes a batch in two statements: the history (one row per device and fix time, so a re-run adds
  * nothing) and the latest position per truck (only when newer), keeping when each truck last moved.
  */
-export async function ingestPositions(database: Database, positions: Position[], now = new Date()) {
+export async function ingestPositions(
+  database: Database,
+  positions: Position[],
+  now = new Date(),
+  emit: EmitAlert = (kind, refId) => fanOutAlert(database, { kind, refId }),
+) {
   const history = positions.map((p) => ({
     device_id: p.deviceId,
     fix_time: p.fixTime,
@@ -93,10 +98,7 @@ export async function ingestPositions(database: Database, positions: Position[],
       )})`);
     for (const { truck_id } of loaded) {
       const spell = idle.find((r) => r.truck_id === truck_id)!;
-      await fanOutAlert(database, {
-        kind: 'truck.idle',
-        refId: `${truck_id}@${new Date(spell.last_moved_at!).toISOString()}`,
-      });
+      await emit('truck.idle', `${truck_id}@${new Date(spell.last_moved_at!).toISOString()}`);
     }
   }
   return { positions: positions.length, trucks: rows.length };

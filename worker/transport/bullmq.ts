@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { JOB_NAMES, JOBS, type JobName, queueJobOptions, queueNameFor } from '../../shared/jobs';
 import { type JobHandlers, workerIdentity } from '../handlers';
+import type { Enqueue } from '../jobs/alert-telegram';
 
 export interface BullWorkersOptions {
   redisUrl: string;
@@ -82,6 +83,29 @@ export async function startBullWorkers(options: BullWorkersOptions): Promise<Bul
       // Finish running jobs (close waits for them), then release the connection BullMQ does not own.
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all(queues.map((q) => q.close()));
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+/** Lets handlers queue follow-up jobs (alert fan-out) on the same Redis. */
+export function createBullEnqueue(redisUrl: string, prefix?: string) {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queues = new Map<string, Queue>();
+  const enqueue: Enqueue = async (name, payload, opts = {}) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(queueNameFor(name), { connection, ...(prefix ? { prefix } : {}) });
+      queues.set(name, q);
+    }
+    const def = JOBS[name] as { payload: { parse(v: unknown): unknown }; dedupeId?: (p: unknown) => string };
+    const data = def.payload.parse(payload);
+    return q.add(name, data, queueJobOptions(name, opts.jobId ?? def.dedupeId?.(data), opts.delayMs));
+  };
+  return {
+    enqueue,
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
       await connection.quit().catch(() => connection.disconnect());
     },
   };
