@@ -130,7 +130,8 @@ export function queueJobOptions(name: JobName, jobId?: string, delayMs?: number)
   return {
     attempts,
     backoff: { type: 'exponential' as const, delay: backoffMs },
-    ...(jobId ? { jobId } : {}),
+    // BullMQ keys are ':'-separated, so a custom id may not contain one.
+    ...(jobId ? { jobId: jobId.replace(/:/g, '|') } : {}),
     ...(delayMs ? { delay: delayMs } : {}),
     // Completed jobs are trimmed; failed ones stay a week for inspection on the queue dashboard.
     removeOnComplete: { age: 24 * 3600, count: 1000 },
