@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { assignments, drivers, orders, payments, trucks, users } from '../../../drizzle/schema';
+import { localDate } from '../../../shared/domain/time';
 import { canonicalPaymentMethod } from '../../../shared/payments';
 import {
   ADMIN_ORDER_MESSAGES,
@@ -14,13 +15,17 @@ import {
 } from '../../../shared/schemas/admin-orders';
 import { FLEET_MESSAGES } from '../../../shared/schemas/fleet';
 import { ZListedOrder, ZOrderCreated, ZOrderStatus, ZPaymentStatus } from '../../../shared/schemas/orders';
+import { emitAlert } from '../../alerts';
 import { appError } from '../../errors';
 import { roleProcedure, router } from '../../trpc';
 import { listOrders, toOrderCreated } from '../orders/orders.queries';
 import { quoteFor } from '../pricing/pricing.service';
+import { stockSummary } from '../stock/stock.queries';
 import { assignedFilter, listAssignments, moveLoad } from './assignments.service';
 
 const adminProcedure = roleProcedure('ADMIN');
+/** Yard stock below this many tonnes raises a stock.low alert (STOCK_LOW_TONNES, default 100). */
+const STOCK_LOW_TONNES = Number(process.env.STOCK_LOW_TONNES ?? 100);
 
 export const adminOrdersRouter = router({
   list: adminProcedure
@@ -195,6 +200,12 @@ export const adminOrdersRouter = router({
     .output(ZAssignment)
     .mutation(async ({ ctx, input }) => {
       const moved = await moveLoad(ctx.db, ctx.user, input.id, input.status, ctx.now());
+      if (moved.status === 'DELIVERED') {
+        // Low yard stock alerts once a day, when a delivery takes stock under the threshold.
+        const stock = await stockSummary(ctx);
+        if (stock.tonnes < STOCK_LOW_TONNES)
+          await emitAlert(ctx.deps, 'stock.low', `yard@${localDate(ctx.now())}`);
+      }
       return (await listAssignments(ctx.db, moved.orderId)).find((a) => a.id === moved.id)!;
     }),
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { costs, stockTransactions } from '../../../drizzle/schema';
+import { alertDeliveries, costs, stockTransactions } from '../../../drizzle/schema';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { uploadsDir } from '../../uploads';
 
@@ -305,6 +305,9 @@ describe('orders, payment review, loads, stock and the overview', () => {
         .statusCode,
     ).toBe(409);
     expect((await call('GET', '/api/admin/stock', admin)).json().tonnes).toBe(30);
+    await t.jobs.drain();
+    const lowStock = await t.database.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventKey, 'stock.low:yard@2026-11-26'));
+    expect(lowStock.length).toBeGreaterThan(0);
 
     const overview = (await call('GET', '/api/admin/dashboard', admin)).json();
     expect(overview).toMatchObject({
