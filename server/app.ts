@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { AppDeps } from './context';
 import { createRequestContext } from './context';
 import { toHttpError } from './errors';
+import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
@@ -78,6 +79,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   registerRest(app, deps);
   registerUploads(app, deps);
   registerTelemetryIngest(app, deps);
+  await registerQueueDashboard(app, deps);
 
   const openapi = buildOpenApiDocument(options.version ?? '0.0.0');
   app.get('/api/openapi.json', async () => openapi);

@@ -11,12 +11,17 @@ export interface TokenClaims {
   version: number;
 }
 
-export async function signToken(claims: TokenClaims, secret: Uint8Array, ttl: string): Promise<string> {
+export async function signToken(
+  claims: TokenClaims,
+  secret: Uint8Array,
+  ttl: string,
+  audience = AUDIENCE,
+): Promise<string> {
   return new SignJWT({ role: claims.role, ver: claims.version })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
+    .setAudience(audience)
     .setIssuedAt()
     .setExpirationTime(ttl)
     .sign(secret);
@@ -24,12 +29,16 @@ export async function signToken(claims: TokenClaims, secret: Uint8Array, ttl: st
 
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
-export async function verifyToken(token: string, secret: Uint8Array): Promise<VerifyResult> {
+export async function verifyToken(
+  token: string,
+  secret: Uint8Array,
+  audience = AUDIENCE,
+): Promise<VerifyResult> {
   try {
     const { payload, protectedHeader } = await jwtVerify(token, secret, {
       algorithms: [ALGORITHM],
       issuer: ISSUER,
-      audience: AUDIENCE,
+      audience,
       typ: 'JWT',
       requiredClaims: ['exp', 'iat', 'sub'],
     });

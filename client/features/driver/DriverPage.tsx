@@ -36,7 +36,9 @@ function StatCards({ d }: { d: TDriverDashboard }) {
         <span className="stat__label">Weekly revenue</span>
         <strong className="stat__value">{formatKes(s.weeklyRevenue)}</strong>
         {s.previousWeekRevenue ? (
-          <span className="muted">Prev week KES {Math.round(s.previousWeekRevenue).toLocaleString('en-KE')}</span>
+          <span className="muted">
+            Prev week KES {Math.round(s.previousWeekRevenue).toLocaleString('en-KE')}
+          </span>
         ) : null}
       </div>
       <div className="card stat">

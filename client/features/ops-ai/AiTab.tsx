@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { restCall } from '../../rest';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
 import type { TabProps } from '../ops/tab-props';
@@ -12,6 +13,7 @@ const when = new Intl.DateTimeFormat('en-KE', {
 /** AI Insights: the latest read of the business, alerts to review, Refresh, and a manual briefing run. */
 export function AiTab(_props: TabProps) {
   const [waitingSince, setWaitingSince] = useState<string | null | undefined>(undefined);
+  const [queueError, setQueueError] = useState<string | null>(null);
   const insights = trpc.admin.ai.insights.useQuery(undefined, {
     refetchInterval: waitingSince !== undefined ? 1000 : false,
   });
@@ -66,6 +68,26 @@ export function AiTab(_props: TabProps) {
             ))}
           </ul>
         </div>
+      </div>
+      <div className="card">
+        <h3>Job queues</h3>
+        <p className="muted">Failed background jobs stay a week for inspection on the queue dashboard.</p>
+        {queueError ? <Alert>{queueError}</Alert> : null}
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          onClick={async () => {
+            setQueueError(null);
+            try {
+              const { url } = await restCall<{ url: string }>('POST', '/api/admin/queues/session', {});
+              window.open(url, '_blank', 'noopener');
+            } catch (err) {
+              setQueueError(err instanceof Error ? err.message : 'Could not open the queue dashboard.');
+            }
+          }}
+        >
+          Open queue dashboard
+        </button>
       </div>
       <div className="card">
         <h3>Daily briefing</h3>

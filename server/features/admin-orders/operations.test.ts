@@ -306,7 +306,10 @@ describe('orders, payment review, loads, stock and the overview', () => {
     ).toBe(409);
     expect((await call('GET', '/api/admin/stock', admin)).json().tonnes).toBe(30);
     await t.jobs.drain();
-    const lowStock = await t.database.db.select().from(alertDeliveries).where(eq(alertDeliveries.eventKey, 'stock.low:yard@2026-11-26'));
+    const lowStock = await t.database.db
+      .select()
+      .from(alertDeliveries)
+      .where(eq(alertDeliveries.eventKey, 'stock.low:yard@2026-11-26'));
     expect(lowStock.length).toBeGreaterThan(0);
 
     const overview = (await call('GET', '/api/admin/dashboard', admin)).json();
