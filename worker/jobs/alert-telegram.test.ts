@@ -86,6 +86,8 @@ describe('Telegram alerts through the real telegraf client', () => {
     await t.jobs.drain();
     expect(bot.sent.map((m) => m.chat_id).sort()).toEqual(['-1002222222', '111111']);
     expect(bot.sent[0]?.text).toMatch(/New order/);
+    // An order that does not exist still alerts, by its reference.
+    expect(bot.sent[0]?.text).toBe('New order (501)');
     const rows = await t.database.db
       .select()
       .from(alertDeliveries)
