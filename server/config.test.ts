@@ -25,6 +25,13 @@ describe('loadConfig', () => {
     expect(ok.mode).toBe('services');
   });
 
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATA_DIR: dir, GEOCODER_URL: '', PORT: '' })).toMatchObject({
+      geocoderUrl: undefined,
+      port: 3000,
+    });
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ DATA_DIR: dir, PORT: 'abc' })).toThrow(/PORT/);
   });

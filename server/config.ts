@@ -62,7 +62,9 @@ export class ConfigError extends Error {}
 
 /** Reads the environment. Every error names the variable and the fix. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ZEnv.safeParse(env);
+  // An empty variable (docker compose's `${X:-}`) means unset.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = ZEnv.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`Environment variable ${issue.path.join('.')} is invalid: ${issue.message}`);
