@@ -8,19 +8,11 @@ import { alertDeliveries, users } from '../../drizzle/schema';
 import { createUser } from '../../server/features/auth/auth.service';
 import { BullProducer } from '../../server/jobs/bullmq-producer';
 import { createTestDatabase } from '../../test/helpers';
+import { until } from '../../test/until';
 import { createHandlers } from '../handlers';
 import { createBullEnqueue, startBullWorkers } from '../transport/bullmq';
 
 const redisUrl = process.env.REDIS_URL;
-
-async function until(fn: () => Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(!redisUrl)('alert fan-out on BullMQ (real Redis) with a fake Telegram Bot API', () => {
   const prefix = `alerts-${randomBytes(4).toString('hex')}`;

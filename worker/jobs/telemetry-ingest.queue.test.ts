@@ -6,18 +6,10 @@ import type { Database } from '../../drizzle/db';
 import { trucks } from '../../drizzle/schema';
 import { BullProducer } from '../../server/jobs/bullmq-producer';
 import { createTestDatabase } from '../../test/helpers';
+import { until } from '../../test/until';
 
 const redisUrl = process.env.REDIS_URL;
 const databaseUrl = process.env.DATABASE_URL;
-
-async function until(fn: () => Promise<boolean>, ms: number, what: string) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 // A worker process writing to the same PostgreSQL database needs DATABASE_URL (PGlite is one process's).
 describe.skipIf(!redisUrl || !databaseUrl)(

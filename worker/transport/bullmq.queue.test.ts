@@ -9,24 +9,11 @@ import { workerHeartbeats } from '../../drizzle/schema';
 import { BullProducer } from '../../server/jobs/bullmq-producer';
 import { JobTransportUnavailableError, queueNameFor } from '../../shared/jobs';
 import { createTestDatabase } from '../../test/helpers';
+import { until } from '../../test/until';
 import { createHandlers } from '../handlers';
 import { startBullWorkers } from './bullmq';
 
 const redisUrl = process.env.REDIS_URL;
-
-async function until<T>(
-  fn: () => Promise<T | undefined | null | false>,
-  ms: number,
-  what: string,
-): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
   const prefix = `test-${randomBytes(4).toString('hex')}`;
