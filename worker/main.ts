@@ -35,6 +35,8 @@ async function main() {
     concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4),
     log,
   });
+  // Report liveness at once rather than at the first cron minute.
+  await producer.enqueue('system.heartbeat', {});
 
   let stopping = false;
   const stop = async (signal: string) => {
