@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { AppRoutes } from './routes';
@@ -9,7 +9,9 @@ import './ui/styles.css';
 
 function SessionWatcher() {
   const navigate = useNavigate();
-  setSessionLostHandler(() => navigate('/login', { replace: true }));
+  useEffect(() => {
+    setSessionLostHandler(() => navigate('/login', { replace: true }));
+  }, [navigate]);
   return null;
 }
 

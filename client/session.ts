@@ -14,6 +14,11 @@ export interface Session {
 }
 
 const listeners = new Set<() => void>();
+/**
+ * Set when the server refused a stored token, so /login can say why the user is there. Kept here, not in
+ * navigation state, because the route guard's redirect (on the store change) wins over a navigation.
+ */
+let expiredNotice = false;
 let cached: { raw: string; session: Session | null } | undefined;
 
 function read(): Session | null {
@@ -41,6 +46,7 @@ export function saveSession(
   token: string,
   user: Pick<TSessionUser, 'name' | 'email' | 'driverId'> & { role: string },
 ) {
+  expiredNotice = false;
   localStorage.setItem('token', token);
   localStorage.setItem('role', user.role);
   localStorage.setItem('userName', user.name);
@@ -50,10 +56,19 @@ export function saveSession(
   emit();
 }
 
-export function clearSession() {
+export function clearSession(options: { expired?: boolean } = {}) {
   for (const key of SESSION_KEYS) localStorage.removeItem(key);
   localStorage.removeItem(ADMIN_SELECTED_DRIVER_KEY);
+  expiredNotice = options.expired === true;
   emit();
+}
+
+export function hasSessionExpiredNotice(): boolean {
+  return expiredNotice;
+}
+
+export function dismissSessionExpiredNotice() {
+  expiredNotice = false;
 }
 
 function subscribe(listener: () => void) {

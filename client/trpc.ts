@@ -13,10 +13,11 @@ export function setSessionLostHandler(handler: () => void) {
 }
 
 function handleAuthError(error: unknown) {
-  if (error instanceof TRPCClientError && error.data?.httpStatus === 401 && getSession()) {
-    clearSession();
-    onSessionLost();
-  }
+  if (!(error instanceof TRPCClientError) || error.data?.httpStatus !== 401 || !getSession()) return;
+  // A refused sign-in is about the typed credentials, not the stored token: keep the session.
+  if (error.data?.path === 'auth.login') return;
+  clearSession({ expired: true });
+  onSessionLost();
 }
 
 export function createQueryClient() {

@@ -1,6 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, openMenuIfCollapsed, PHONE, signInThroughForm } from './support/browser';
+import {
+  api,
+  launchBrowser,
+  newPage,
+  openMenuIfCollapsed,
+  PHONE,
+  signInThroughForm,
+} from './support/browser';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -98,6 +105,36 @@ describe('foundation', () => {
     await page.waitForURL(`${baseURL}/`);
     await page.goto('/driver');
     await page.waitForURL(`${baseURL}/`);
+    await context.close();
+  });
+
+  it('a revoked token ends the session on the next call and sends the user to /login', async () => {
+    const { context, page } = await newPage(browser, baseURL);
+    const email = `revoked-${Date.now()}@example.co.ke`;
+    await page.goto('/register');
+    await page.getByLabel('Name').fill('Wanjiru Kamau');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('revoke-pass-1');
+    await page.getByLabel('Confirm password').fill('revoke-pass-1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/order');
+
+    // A wrong password typed while signed in is about those credentials: the stored session stays.
+    await signInThroughForm(page, email, 'not-my-password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid email or password.');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toEqual(expect.any(String));
+
+    // Signing out everywhere (e.g. from another device) revokes this browser's token.
+    await api(baseURL, 'POST', '/api/auth/logout-all', {}, token!);
+    await page.goto('/customer');
+    await page.waitForURL('**/login');
+    await expect
+      .poll(() => page.getByText('Your session has expired. Please sign in again.').isVisible())
+      .toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link', { name: 'Login' }).isVisible()).toBe(true);
     await context.close();
   });
 

@@ -1,14 +1,17 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { MESSAGES } from '../../../shared/constants';
 import { homeForRole } from '../../../shared/roles';
-import { saveSession } from '../../session';
+import { dismissSessionExpiredNotice, hasSessionExpiredNotice, saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
 import { Page } from '../../ui/Page';
 
 export function LoginPage() {
   const navigate = useNavigate();
+  // Read once: the notice belongs to this visit of /login only.
+  const [sessionExpired] = useState(hasSessionExpiredNotice);
+  useEffect(() => dismissSessionExpiredNotice, []);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = trpc.auth.login.useMutation({
@@ -26,7 +29,11 @@ export function LoginPage() {
   return (
     <Page title="Sign in">
       <form className="card narrow" onSubmit={submit} noValidate>
-        {login.error ? <Alert>{errorMessage(login.error, MESSAGES.invalidLogin)}</Alert> : null}
+        {login.error ? (
+          <Alert>{errorMessage(login.error, MESSAGES.invalidLogin)}</Alert>
+        ) : sessionExpired ? (
+          <Alert tone="info">{MESSAGES.sessionExpired}</Alert>
+        ) : null}
         <TextField
           label="Email"
           type="email"
