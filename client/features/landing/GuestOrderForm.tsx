@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { MAX_TRUCKS_PER_ORDER, MESSAGES, PASSWORD_MIN_LENGTH } from '../../../shared/constants';
+import { MESSAGES, PASSWORD_MIN_LENGTH } from '../../../shared/constants';
 import { formatKes, formatKm, orderStatusLabel } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import { ORDER_MESSAGES, type TGuestOrderResult } from '../../../shared/schemas/orders';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, SelectField, TextField } from '../../ui/forms';
+import { Alert, TextField } from '../../ui/forms';
 import { PaymentOptions, type PaymentOptionView } from '../../ui/PaymentOptions';
+import { LoadFields } from '../quote/LoadFields';
 import { QuoteLine } from '../quote/QuoteLine';
 import { useQuote } from '../quote/useQuote';
 
@@ -24,8 +25,6 @@ const EMPTY = {
   password: '',
   confirm: '',
 };
-
-const TRUCK_CHOICES = Array.from({ length: MAX_TRUCKS_PER_ORDER }, (_, i) => i + 1);
 
 /** The landing page's quote and guest order form; after a successful order it shows the summary. */
 export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOptionView[] }) {
@@ -132,34 +131,7 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
         onChange={(e) => set('site')(e.target.value)}
       />
       <div className="grid">
-        <SelectField
-          label="Sand type"
-          value={form.sandType}
-          onChange={(e) => set('sandType')(e.target.value as 'coarse' | 'smooth')}
-        >
-          <option value="coarse">Coarse sand</option>
-          <option value="smooth">Smooth sand</option>
-        </SelectField>
-        <SelectField
-          label="Trucks (20 t each)"
-          value={form.trucks}
-          onChange={(e) => set('trucks')(Number(e.target.value))}
-        >
-          {TRUCK_CHOICES.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label="Distance (km, optional)"
-          type="number"
-          min={0}
-          step="0.1"
-          inputMode="decimal"
-          value={form.distance}
-          onChange={(e) => set('distance')(e.target.value)}
-        />
+        <LoadFields value={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
       </div>
       {failed ? <Alert tone="warning">Could not refresh quote right now.</Alert> : null}
       {quote && !failed ? <QuoteLine quote={quote} /> : null}

@@ -1,7 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { MAX_TRUCKS_PER_ORDER } from '../../../shared/constants';
 import { formatKes, formatKm, orderStatusLabel } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
@@ -10,6 +9,7 @@ import { errorMessage, trpc } from '../../trpc';
 import { Alert, SelectField, TextAreaField, TextField } from '../../ui/forms';
 import { Page } from '../../ui/Page';
 import { PaymentOptions } from '../../ui/PaymentOptions';
+import { LoadFields } from '../quote/LoadFields';
 import { QuoteLine } from '../quote/QuoteLine';
 import { useQuote } from '../quote/useQuote';
 
@@ -107,34 +107,7 @@ export function OrderPage() {
               onChange={(e) => setForm((f) => ({ ...f, site: e.target.value }))}
             />
             <div className="grid">
-              <SelectField
-                label="Sand type"
-                value={form.sandType}
-                onChange={(e) => setForm((f) => ({ ...f, sandType: e.target.value as 'coarse' | 'smooth' }))}
-              >
-                <option value="coarse">Coarse sand</option>
-                <option value="smooth">Smooth sand</option>
-              </SelectField>
-              <SelectField
-                label="Trucks (20 t each)"
-                value={form.trucks}
-                onChange={(e) => setForm((f) => ({ ...f, trucks: Number(e.target.value) }))}
-              >
-                {Array.from({ length: MAX_TRUCKS_PER_ORDER }, (_, i) => i + 1).map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </SelectField>
-              <TextField
-                label="Distance (km, optional)"
-                type="number"
-                min={0}
-                step="0.1"
-                inputMode="decimal"
-                value={form.distance}
-                onChange={(e) => setForm((f) => ({ ...f, distance: e.target.value }))}
-              />
+              <LoadFields value={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
               <TextField
                 label="Date needed (optional)"
                 type="date"
