@@ -30,8 +30,8 @@ describe('foundation', () => {
       expect(await nav.getByRole('link', { name: link, exact: true }).count(), link).toBe(1);
     }
     expect(await nav.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
-    expect(await nav.getByText('Hi, Admin').isVisible()).toBe(true);
-    expect(await nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
+    await expect.poll(() => nav.getByText('Hi, Admin').isVisible()).toBe(true);
+    await expect.poll(() => nav.getByRole('button', { name: 'Logout' }).isVisible()).toBe(true);
     const tabs = await page.getByRole('tab').allTextContents();
     expect(tabs).toEqual([
       'Overview',
@@ -68,8 +68,8 @@ describe('foundation', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL('**/order');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link', { name: 'My Orders' }).isVisible()).toBe(true);
-    expect(await nav.getByText('Hi, Achieng').isVisible()).toBe(true);
+    await expect.poll(() => nav.getByRole('link', { name: 'My Orders' }).isVisible()).toBe(true);
+    await expect.poll(() => nav.getByText('Hi, Achieng').isVisible()).toBe(true);
     expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem('token'),
@@ -83,7 +83,7 @@ describe('foundation', () => {
     await nav.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseURL}/`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    expect(await nav.getByRole('link', { name: 'Login' }).isVisible()).toBe(true);
+    await expect.poll(() => nav.getByRole('link', { name: 'Login' }).isVisible()).toBe(true);
     await context.close();
   });
 
@@ -134,7 +134,7 @@ describe('foundation', () => {
       .toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link', { name: 'Login' }).isVisible()).toBe(true);
+    await expect.poll(() => nav.getByRole('link', { name: 'Login' }).isVisible()).toBe(true);
     await context.close();
   });
 
@@ -146,7 +146,9 @@ describe('foundation', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Articles' }).click();
     await page.waitForURL('**/articles');
-    expect(await page.getByRole('heading', { name: 'Daily logistics briefings' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Daily logistics briefings' }).isVisible())
+      .toBe(true);
     await expect
       .poll(() =>
         page
