@@ -32,7 +32,7 @@ describe('worker intelligence', () => {
       .getByRole('region', { name: 'Telegram alert routing' })
       .or(page.locator('section[aria-labelledby="telegram-heading"]'))
       .first();
-    expect(await telegram.getByText(/Telegram bot is not configured/).isVisible()).toBe(true);
+    await expect.poll(() => telegram.getByText(/Telegram bot is not configured/).isVisible()).toBe(true);
     const input = telegram.getByLabel(/Telegram chat id for/).first();
     await input.fill('12ab');
     await telegram.getByRole('button', { name: 'Save chat id' }).first().click();

@@ -159,7 +159,9 @@ describe('money integrity', () => {
       .poll(async () => Number(((await costsCard.textContent()) ?? '').replace(/[^0-9]/g, '')))
       .toBe(costsBefore + 2 * 7250 - 3500);
     await expect.poll(() => page.getByRole('cell', { name: plate }).isVisible()).toBe(true);
-    expect(await page.getByRole('img', { name: 'Revenue vs Costs (daily)' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('img', { name: 'Revenue vs Costs (daily)' }).isVisible())
+      .toBe(true);
     await context.close();
   });
 });

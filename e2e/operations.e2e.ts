@@ -127,7 +127,7 @@ describe('operations workspace', () => {
           .isVisible(),
       )
       .toBe(true);
-    expect(await page.getByRole('cell', { name: 'DELIVERY' }).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('cell', { name: 'DELIVERY' }).first().isVisible()).toBe(true);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),
