@@ -12,6 +12,7 @@ export const MESSAGES = {
   passwordTooShort: 'Password must be at least 8 characters long.',
   passwordsDoNotMatch: 'Passwords do not match.',
   signInRequired: 'Please sign in to continue.',
+  databaseUnavailable: 'The service is busy or restarting. Please try again in a moment.',
   sessionExpired: 'Your session has expired. Please sign in again.',
   forbidden: 'You do not have access to this.',
   accountDisabled: 'This account has been disabled. Please contact an admin.',

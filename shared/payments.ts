@@ -23,6 +23,11 @@ export function canonicalPaymentMethod(input: string): string | undefined {
   return PAYMENT_METHODS.find((m) => m.toLowerCase().replace(/[^a-z]/g, '') === key);
 }
 
+/** How a payment's method is listed: `MPESA` for any M-Pesa payment (typed or reported), else the bank. */
+export function listedMethod(method: string): string {
+  return method === MPESA_METHOD || method === 'MPESA' ? 'MPESA' : method;
+}
+
 export function paymentOptions(account: string): PaymentOption[] {
   return PAYMENT_BANKS.map((b) => ({ ...b, account }));
 }

@@ -1,30 +1,48 @@
 import OpenAI from 'openai';
+import type { Settings } from '../settings';
 // Node-only (the server and the worker share it); the client never imports it.
+
+/**
+ * A person waiting on a reply: one attempt, no retry, and the whole call (connect, queue, answer)
+ * abandoned after `budgetMs` so the caller can fall back in time.
+ */
+export interface LlmCallOptions {
+  budgetMs?: number;
+}
 
 /** The OpenAI-compatible client when OPENAI_API_KEY is set (OPENAI_BASE_URL, OPENAI_MODEL optional); else null. */
 export interface Llm {
-  complete(system: string, messages: Array<{ role: 'user' | 'assistant'; content: string }>): Promise<string>;
+  complete(
+    system: string,
+    messages: Array<{ role: 'user' | 'assistant'; content: string }>,
+    options?: LlmCallOptions,
+  ): Promise<string>;
 }
 
+/** Background rewording (no one waits on it): 15 s per attempt, one retry. */
 export const LLM_TIMEOUT_MS = 15_000;
 
-export function createLlm(env: NodeJS.ProcessEnv = process.env): Llm | null {
-  if (!env.OPENAI_API_KEY) return null;
+export function createLlm(openai: Settings['openai']): Llm | null {
+  if (!openai.apiKey) return null;
   const client = new OpenAI({
-    apiKey: env.OPENAI_API_KEY,
-    ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}),
+    apiKey: openai.apiKey,
+    ...(openai.baseUrl ? { baseURL: openai.baseUrl } : {}),
     timeout: LLM_TIMEOUT_MS,
     maxRetries: 1,
   });
-  const model = env.OPENAI_MODEL ?? 'gpt-4o-mini';
+  const model = openai.model;
   return {
-    async complete(system, messages) {
-      const res = await client.chat.completions.create({
-        model,
-        temperature: 0.2,
-        max_tokens: 400,
-        messages: [{ role: 'system', content: system }, ...messages],
-      });
+    async complete(system, messages, options = {}) {
+      const { budgetMs } = options;
+      const res = await client.chat.completions.create(
+        {
+          model,
+          temperature: 0.2,
+          max_tokens: 400,
+          messages: [{ role: 'system', content: system }, ...messages],
+        },
+        budgetMs ? { timeout: budgetMs, maxRetries: 0, signal: AbortSignal.timeout(budgetMs) } : undefined,
+      );
       return res.choices[0]?.message?.content?.trim() ?? '';
     },
   };

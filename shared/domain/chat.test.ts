@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { allowedAmounts, amountsIn, type ChatFacts, ruleBasedAnswer } from './chat';
-import { DEFAULT_PRICING } from './pricing';
+import {
+  allowedAmounts,
+  amountsIn,
+  type ChatFacts,
+  type ChatIntent,
+  type ChatLang,
+  chatReply,
+  detectLanguage,
+  quoteHint,
+  ruleBasedAnswer,
+  trucksMentioned,
+} from './chat';
+import { findPlace, roadDistanceKm } from './distance';
+import { formatKes } from './format';
+import { DEFAULT_PRICING, perTruckPrice } from './pricing';
 
 const facts: ChatFacts = {
   pricing: DEFAULT_PRICING,
@@ -18,13 +31,13 @@ describe('ruleBasedAnswer', () => {
   it.each([
     ['How much is sand?', /KES 32,000 per 20-tonne truck up to 15 km/],
     ['What is the price to Ruiru for 3 trucks?', /Ruiru .* KES 32,000 per truck, KES 96,000 for 3 trucks/],
-    ['bei ya mchanga hadi Mombasa', /Mombasa .* per truck/],
-    ['Bei ya mchanga hadi Ruiru kwa lori 2?', /KES 32,000 per truck, KES 64,000 for 2 trucks/],
+    ['bei ya mchanga hadi Mombasa', /Mombasa .* kwa lori/],
+    ['Bei ya mchanga hadi Ruiru kwa lori 2?', /KES 32,000 kwa lori, KES 64,000 kwa malori 2/],
     ['price for 21 km', /KES 34,000 per truck/],
     ['How do I pay?', /ABSA paybill 303030/],
-    ['nataka kulipa kwa mpesa', /paybill/],
+    ['nataka kulipa kwa mpesa', /M-Pesa paybill kwa akaunti MCH/],
     ['When are you open?', /06:30-19:00/],
-    ['saa ngapi mnafungua', /06:30-19:00|KES/],
+    ['saa ngapi mnafungua', /^Tunafanya kazi 06:30-19:00 kila siku/],
     ['How do I order?', /quote|place the order/i],
     ['what is smooth sand for?', /plaster/],
     ['tell me a joke', /\+254 700 000 000/],
@@ -43,4 +56,114 @@ describe('amounts', () => {
     expect(allowed.has(1000)).toBe(true);
     expect(allowed.has(25000)).toBe(false);
   });
+});
+
+describe('quoteHint (the page context)', () => {
+  it.each([
+    ['Latest quote: 2 trucks of coarse sand to Ruiru, KES 1 per truck.', { place: 'Ruiru', trucks: 2 }],
+    ['Latest quote: 3 trucks, 23 km (manual distance), KES 99 per truck', { km: 23, place: null, trucks: 3 }],
+    ['Pricing guide: KES 32000 per truck up to 15 km, KES 1000 per 5 km beyond.', null],
+    ['', null],
+  ])('%s', (context, expected) => {
+    const hint = quoteHint(context, facts.yard);
+    if (expected === null) expect(hint).toBeNull();
+    else expect(hint).toMatchObject(expected);
+  });
+
+  it('answers "how much is that?" for the quoted site and trucks, priced afresh', () =>
+    expect(
+      ruleBasedAnswer('how much is that?', facts, 'Latest quote: 3 trucks, 23 km, KES 99 per truck'),
+    ).toMatch(/^Delivery to 23 km costs KES 34,000 per truck, KES 102,000 for 3 trucks\./));
+});
+
+describe('the assistant table: intent, language and figures (English, Kiswahili and Sheng mixes)', () => {
+  const withMpesa: ChatFacts = { ...facts, mpesaPaybill: '4012345' };
+  type Row = [question: string, intent: ChatIntent, lang: ChatLang, site?: string | number, trucks?: number];
+  const table: Row[] = [
+    // English
+    ['How much is sand?', 'ask_site', 'en'],
+    ['What is the price to Ruiru for 3 trucks?', 'price', 'en', 'Ruiru', 3],
+    ['How much for two trucks to Thika?', 'price', 'en', 'Thika', 2],
+    ['price for 21 km', 'price', 'en', 21, 1],
+    ['Quote for 5 loads to Kenol please', 'price', 'en', 'Kenol', 5],
+    ['I want 4 trucks delivered to Juja Farm', 'price', 'en', 'Juja Farm', 4],
+    ['I need 3 trucks', 'ask_site', 'en', undefined, 3],
+    ['When are you open?', 'hours', 'en'],
+    ['What are your working hours on Sunday?', 'hours', 'en'],
+    ['Can you deliver at night for a pour?', 'hours', 'en'],
+    ['How do I pay with M-Pesa?', 'payment', 'en'],
+    ['What is the paybill and account number?', 'payment', 'en'],
+    ['Can I pay through the bank?', 'payment', 'en'],
+    ['How long does delivery take?', 'delivery', 'en'],
+    ['Can I track my truck?', 'delivery', 'en'],
+    ['What types of sand do you have?', 'sand', 'en'],
+    ['Which sand is for plaster?', 'sand', 'en'],
+    ['How do I order?', 'order', 'en'],
+    ['What is your phone number?', 'contact', 'en'],
+    ['tell me a joke', 'other', 'en'],
+    // Kiswahili and Sheng mixes
+    ['Mnafungua saa ngapi?', 'hours', 'sw'],
+    ['Mnafunga saa ngapi jioni?', 'hours', 'sw'],
+    ['Mnaleta usiku?', 'hours', 'sw'],
+    ['Mko kazini Jumapili?', 'hours', 'sw'],
+    ['Nataka trips tatu za mchanga hadi Juja', 'price', 'sw', 'Juja', 3],
+    ['Bei ya lori moja hadi Ruiru ni ngapi?', 'price', 'sw', 'Ruiru', 1],
+    ['Bei ya magari kumi na mbili hadi Thika?', 'price', 'sw', 'Thika', 12],
+    ['Nataka lori ishirini hadi Kamakis', 'price', 'sw', 'Kamakis', 20],
+    ['Gari tano hadi Githurai ni pesa ngapi?', 'price', 'sw', 'Githurai', 5],
+    ['Niaje, bei ya trip mbili to Kenol ni how much?', 'price', 'sw', 'Kenol', 2],
+    ['Msee, nipe malori saba ya mchanga Witeithie', 'price', 'sw', 'Witeithie', 7],
+    ['Bei ya mchanga km 30 ni ngapi?', 'price', 'sw', 30, 1],
+    ['Bei ya mchanga ni ngapi?', 'ask_site', 'sw'],
+    ['Nataka lori tatu', 'ask_site', 'sw', undefined, 3],
+    ['Nalipa aje kwa M-Pesa?', 'payment', 'sw'],
+    ['Paybill yenu ni gani na akaunti?', 'payment', 'sw'],
+    ['Naweza kulipa kwa benki?', 'payment', 'sw'],
+    ['Mtaleta lini?', 'delivery', 'sw'],
+    ['Lori itafika saa ngapi kwa site yangu?', 'hours', 'sw'],
+    ['Mna aina gani za mchanga?', 'sand', 'sw'],
+    ['Mchanga wa plasta ni upi?', 'sand', 'sw'],
+    ['Nawezaje kuagiza mchanga?', 'order', 'sw'],
+    ['Namba yenu ya simu ni gani?', 'contact', 'sw'],
+    ['Habari yako', 'greeting', 'sw'],
+  ];
+
+  it('holds at least 40 questions, 20 of them in Kiswahili or a mix', () => {
+    expect(table.length).toBeGreaterThanOrEqual(40);
+    expect(table.filter((r) => r[2] === 'sw').length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(table)('%s → %s (%s)', (question, intent, lang, site, trucks) => {
+    const r = chatReply(question, withMpesa);
+    expect({ intent: r.intent, lang: r.lang }).toEqual({ intent, lang });
+    if (intent === 'price') {
+      const km = typeof site === 'number' ? site : roadDistanceKm(facts.yard, findPlace(site!)!);
+      const perTruck = perTruckPrice(DEFAULT_PRICING, km);
+      expect(r).toMatchObject({ km, trucks, perTruck, total: perTruck * trucks! });
+      expect(r.text).toContain(formatKes(perTruck));
+      if (trucks! > 1) expect(r.text).toContain(formatKes(perTruck * trucks!));
+    }
+    if (intent === 'ask_site') {
+      expect(r.text).toMatch(lang === 'sw' ? /Niambie eneo lako/ : /Tell me (your site|the place)/);
+      if (trucks) expect(r.trucks).toBe(trucks);
+    }
+    if (intent === 'hours') expect(r.text).toContain('06:30-19:00');
+    if (intent === 'payment') expect(r.text).toMatch(/M-Pesa paybill 4012345, (account|akaunti) MCH/);
+    if (intent === 'contact') expect(r.text).toContain(facts.phone);
+    // Replies in the language of the question.
+    expect(detectLanguage(r.text)).toBe(lang);
+  });
+});
+
+describe('number words', () => {
+  it.each([
+    ['lori moja', 1],
+    ['trips tatu', 3],
+    ['magari kumi', 10],
+    ['magari kumi na tisa', 19],
+    ['malori ishirini', 20],
+    ['gari nane', 8],
+    ['three trucks', 3],
+    ['hadi Tatu City', null],
+  ])('%s → %s trucks', (text, n) => expect(trucksMentioned(text)).toBe(n));
 });

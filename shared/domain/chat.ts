@@ -10,72 +10,458 @@ export interface ChatFacts {
   phone: string;
   email: string;
   hours: string;
+  /** The M-Pesa paybill (business short code) customers pay to with account `MCH<order id>`, when set. */
+  mpesaPaybill?: string | null;
 }
 
 export const CHAT_LIMITS = { maxMessages: 20, maxChars: 2000 } as const;
 
-const has = (text: string, words: string[]) =>
-  words.some((w) => new RegExp(`(^|[^a-z])${w}`, 'i').test(text));
+/** The language a reply is written in: the question's. */
+export type ChatLang = 'en' | 'sw';
 
-function truckCount(text: string): number {
-  // "3 trucks", "2 loads" — or Swahili word order, "lori 2", "magari 3".
+export type ChatIntent =
+  | 'price'
+  | 'ask_site'
+  | 'hours'
+  | 'payment'
+  | 'delivery'
+  | 'order'
+  | 'sand'
+  | 'contact'
+  | 'greeting'
+  | 'other';
+
+const words = (text: string) => text.toLowerCase().match(/[a-z']+/g) ?? [];
+
+// Kiswahili and Sheng words that mark a question as Kiswahili (or a Sheng mix).
+const SW_WORDS = new Set(
+  (
+    'bei ngapi nataka natafuta naomba nipe tuma hadi mpaka kwa ya la za wa na ni mna mnafungua mnafunga kufungua ' +
+    'kufunga fungua funga saa lori malori gari magari mchanga mchanga laini mbaya lipa kulipa nalipa nilipe malipo ' +
+    'habari mambo niaje vipi sasa aje leo kesho jana tafadhali asante naweza nawezaje nini gani wapi lini je hii ' +
+    'hiyo nyinyi nyie poa msee buda fika kufika itafika mtaleta leta kuleta peleka kupeleka ndio sawa aina ' +
+    'tani siku usiku asubuhi jioni jumapili jumamosi wikendi kazi mko uko iko nitalipa akaunti benki namba simu ' +
+    'piga kupiga mtu wenu yenu yangu changu kuagiza agiza nunua kununua nikitaka gharama pesa bob mbao kujenga ' +
+    'ujenzi plasta saruji zege tunaweza mnaweza mnapeleka mnaleta rahisi mingapi ngapi moja mbili tatu nne tano ' +
+    'sita saba nane tisa kumi ishirini hapa huko eneo site yangu kiasi mnauza inachukua muda ama au pia'
+  ).split(' '),
+);
+// Common English words: a question with more of these than Kiswahili ones is answered in English.
+const EN_WORDS = new Set(
+  (
+    'the is are what how much price cost to for do you i when can my of a an please deliver delivery ' +
+    'open close hours pay payment want need order buy sand trucks truck which where does will it your we ' +
+    'and or with from time long there this that me have get much'
+  ).split(' '),
+);
+
+/** English or Kiswahili (a Sheng mix counts as Kiswahili when its Kiswahili words are at least as many). */
+export function detectLanguage(text: string): ChatLang {
+  let sw = 0;
+  let en = 0;
+  for (const w of words(text)) {
+    if (SW_WORDS.has(w)) sw++;
+    else if (EN_WORDS.has(w)) en++;
+  }
+  return sw > 0 && sw >= en ? 'sw' : 'en';
+}
+
+const SW_UNITS = ['moja', 'mbili', 'tatu', 'nne', 'tano', 'sita', 'saba', 'nane', 'tisa'];
+const EN_NUMBERS = [
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+  'twenty',
+];
+
+/** Number words (moja … ishirini, "kumi na mbili", one … twenty) as digits. */
+export function numbersAsDigits(text: string): string {
+  const units = SW_UNITS.join('|');
+  return text
+    .replace(/\bishirini(?:\s+na\s+(moja|mbili|tatu|nne|tano|sita|saba|nane|tisa))?\b/gi, (_m, u?: string) =>
+      String(20 + (u ? SW_UNITS.indexOf(u.toLowerCase()) + 1 : 0)),
+    )
+    .replace(new RegExp(`\\bkumi(?:\\s+na\\s+(${units}))?\\b`, 'gi'), (_m, u?: string) =>
+      String(10 + (u ? SW_UNITS.indexOf(u.toLowerCase()) + 1 : 0)),
+    )
+    .replace(new RegExp(`\\b(${units})\\b(?!\\s+city)`, 'gi'), (u: string) =>
+      String(SW_UNITS.indexOf(u.toLowerCase()) + 1),
+    )
+    .replace(new RegExp(`\\b(${EN_NUMBERS.join('|')})\\b`, 'gi'), (w: string) =>
+      String(EN_NUMBERS.indexOf(w.toLowerCase()) + 1),
+    );
+}
+
+const TRUCK_NOUN = 'trucks?|loads?|lorr(?:y|ies)|malori|lori|magari|gari|trips?|tippers?';
+
+/** Trucks asked for: "3 trucks", "lori 2", "trips tatu", "magari kumi na mbili" (capped at 20). */
+export function trucksMentioned(text: string): number | null {
+  const t = numbersAsDigits(text);
   const m =
-    /(\d{1,2})\s*(trucks?|loads?|lorr(y|ies)|lori|magari|tipper)/i.exec(text) ??
-    /(lori|magari|malori)\s*(\d{1,2})/i.exec(text);
-  const n = m ? Number(/\d+/.exec(m[0])![0]) : 1;
-  return Math.min(20, Math.max(1, n));
+    new RegExp(`\\b(\\d{1,3})\\s*(?:${TRUCK_NOUN})\\b`, 'i').exec(t) ??
+    new RegExp(
+      `\\b(?:${TRUCK_NOUN})(?:\\s+(?:za|ya|la|of))?\\s+(\\d{1,3})\\b(?!\\s*(?:km|kilomet|kilomit))`,
+      'i',
+    ).exec(t);
+  return m ? Math.min(20, Math.max(1, Number(m[1]))) : null;
 }
 
 function kmMentioned(text: string): number | null {
-  const m = /(\d+(?:\.\d+)?)\s*(km|kilomet)/i.exec(text);
+  const t = numbersAsDigits(text);
+  // "30 km", or Kiswahili order "km 30" / "kilomita 30".
+  const m =
+    /(\d+(?:\.\d+)?)\s*(km|kilomet|kilomit)/i.exec(t) ?? /\b(?:km|kilomita)\s*(\d+(?:\.\d+)?)/i.exec(t);
   return m ? Number(m[1]) : null;
 }
 
 /**
- * A rule-based answer about prices (through the real pricing function), hours, payment and ordering.
- * Works in English and common Swahili phrasing; anything else gets the dispatch contacts.
+ * What the page's latest quote (the request's `context`) says about the site: its place or distance and
+ * truck count. Its prices are never read: every price comes from the pricing function. A pricing guide
+ * ("up to 15 km", "per 5 km beyond") names no site and gives nothing.
  */
-export function ruleBasedAnswer(question: string, facts: ChatFacts): string {
-  const q = question.toLowerCase();
-  const { pricing } = facts;
-  const base = `${formatKes(pricing.basePrice)} per 20-tonne truck up to ${pricing.baseDistanceKm} km from our ${facts.yard.name}, plus ${formatKes(pricing.incrementAmount)} for every ${pricing.incrementKm} km beyond that`;
-
-  if (has(q, ['price', 'cost', 'how much', 'quote', 'charge', 'bei', 'pesa ngapi', 'ngapi', 'rate'])) {
-    const place = findPlace(question);
-    const km = kmMentioned(question) ?? (place ? roadDistanceKm(facts.yard, place) : null);
-    const trucks = truckCount(question);
-    if (km !== null) {
-      const perTruck = perTruckPrice(pricing, km);
-      const where = place ? `${place.name} (about ${formatKm(km)} by road)` : formatKm(km);
-      return `Delivery to ${where} costs ${formatKes(perTruck)} per truck${trucks > 1 ? `, ${formatKes(perTruck * trucks)} for ${trucks} trucks` : ''}. Our pricing: ${base}. Use the quote form on this page for your exact site.`;
-    }
-    return `Our pricing: ${base}. Tell me your site (for example "price to Ruiru") or use the quote form for an instant quote.`;
-  }
-  if (has(q, ['pay', 'paybill', 'mpesa', 'm-pesa', 'bank', 'lipa', 'malipo', 'account'])) {
-    const list = facts.banks.map((b) => `${b.bank} paybill ${b.paybill}`).join(', ');
-    return `Pay by M-Pesa paybill or bank: ${list}; account ${facts.banks[0]?.account ?? ''}. After paying, share your payment reference in the order portal and operations confirms it.`;
-  }
-  if (has(q, ['hour', 'open', 'time', 'when', 'saa', 'night', 'usiku', 'sunday', 'weekend'])) {
-    return `Dispatch works ${facts.hours}. Call ${facts.phone} to book an overnight pour.`;
-  }
-  if (has(q, ['order', 'book', 'agiza', 'nunua', 'buy', 'deliver', 'leta'])) {
-    return 'Order on this page: enter your site, choose coarse or smooth sand and the number of 20-tonne trucks (1 to 20), then place the order. You get the total at once, pay by paybill or bank, and share the payment reference.';
-  }
-  if (has(q, ['coarse', 'smooth', 'sand', 'mchanga', 'type', 'aina'])) {
-    return 'We deliver coarse sand (for concrete and blocks) and smooth sand (for plaster and finishing), 20 tonnes per truck.';
-  }
-  if (has(q, ['contact', 'phone', 'call', 'email', 'whatsapp', 'simu', 'piga'])) {
-    return `Call or WhatsApp dispatch on ${facts.phone}, or email ${facts.email}.`;
-  }
-  return `I can help with prices, payment, delivery hours and how to order sand. For anything else, please call dispatch on ${facts.phone}.`;
+export function quoteHint(
+  context: string | null | undefined,
+  yard: LatLng,
+): { km: number; place: string | null; trucks: number | null } | null {
+  if (!context) return null;
+  const place = findPlace(context);
+  const m = /(?<!up to |per |every )\b(\d+(?:\.\d+)?)\s*km\b(?!\s*beyond)/i.exec(context);
+  const km = m ? Number(m[1]) : place ? roadDistanceKm(yard, place) : null;
+  if (km === null || !Number.isFinite(km)) return null;
+  return { km, place: place?.name ?? null, trucks: trucksMentioned(context) };
 }
 
-/** Every KES amount a reply may quote: the live pricing and the prices its distances give. */
-export function allowedAmounts(facts: ChatFacts, texts: string[]): Set<number> {
+const has = (text: string, patterns: string[]) =>
+  patterns.some((w) => new RegExp(`(^|[^a-z])${w}`, 'i').test(text));
+
+const PRICE = [
+  'price',
+  'cost',
+  'how much',
+  'quote',
+  'charge',
+  'bei',
+  'pesa ngapi',
+  'ni ngapi',
+  'gharama',
+  'rate',
+  'ngapi',
+  'kiasi gani',
+];
+const HOURS = [
+  'hours',
+  'open',
+  'close',
+  'closing',
+  'opening',
+  'saa ngapi',
+  'mnafungua',
+  'mnafunga',
+  'kufungua',
+  'kufunga',
+  'fungua',
+  'funga',
+  'usiku',
+  'night',
+  'overnight',
+  'sunday',
+  'jumapili',
+  'weekend',
+  'wikendi',
+  'holiday',
+  'sikukuu',
+  'working time',
+  'saa za kazi',
+  'mko kazini',
+  'what time',
+];
+const PAYMENT = [
+  'pay',
+  'paybill',
+  'mpesa',
+  'm-pesa',
+  'bank',
+  'benki',
+  'lipa',
+  'kulipa',
+  'nalipa',
+  'nilipe',
+  'malipo',
+  'account',
+  'akaunti',
+  'till',
+];
+const DELIVERY = [
+  'deliver',
+  'delivery',
+  'arrive',
+  'fika',
+  'kufika',
+  'itafika',
+  'how long',
+  'inachukua muda',
+  'track',
+  'leta',
+  'kuleta',
+  'mtaleta',
+  'mnaleta',
+  'peleka',
+  'kupeleka',
+  'mnapeleka',
+  'when will',
+  'lini',
+];
+const ORDER = [
+  'order',
+  'book',
+  'agiza',
+  'kuagiza',
+  'nunua',
+  'kununua',
+  'buy',
+  'nataka',
+  'want',
+  'need',
+  'naomba',
+  'nipe',
+  'tuma',
+];
+const SAND = [
+  'coarse',
+  'smooth',
+  'sand type',
+  'types of sand',
+  'aina',
+  'mchanga gani',
+  'which sand',
+  'what sand',
+  'plaster',
+  'plasta',
+  'concrete',
+  'zege',
+  'blocks',
+  'laini',
+  'mbaya',
+  'river sand',
+  'kind of sand',
+];
+const CONTACT = ['contact', 'phone', 'call', 'email', 'whatsapp', 'simu', 'piga', 'namba yenu', 'number'];
+const GREETING = [
+  'hi',
+  'hello',
+  'habari',
+  'mambo',
+  'niaje',
+  'sasa',
+  'jambo',
+  'hujambo',
+  'good morning',
+  'vipi',
+];
+
+export interface ChatReply {
+  intent: ChatIntent;
+  lang: ChatLang;
+  text: string;
+  /** For a priced answer: the distance, the place, the trucks and the figures (all from the pricing function). */
+  km?: number;
+  place?: string | null;
+  trucks?: number;
+  perTruck?: number;
+  total?: number;
+}
+
+function swHours(hours: string): string {
+  return hours
+    .replace(/\bdaily\b/i, 'kila siku')
+    .replace(/,?\s*with overnight pours on request/i, ', na kumwaga usiku kwa ombi');
+}
+
+/**
+ * A rule-based answer about prices (through the real pricing function), hours, payment, delivery, sand
+ * types and ordering, in the question's language (English or Kiswahili, Sheng mixes included); anything
+ * else gets the dispatch contacts. When a price or an order names no site, it asks for the site.
+ */
+export function chatReply(question: string, facts: ChatFacts, context?: string | null): ChatReply {
+  const q = question.toLowerCase();
+  const lang = detectLanguage(question);
+  const sw = lang === 'sw';
+  const { pricing } = facts;
+  const reply = (
+    intent: ChatIntent,
+    en: string,
+    swText: string,
+    extra: Partial<ChatReply> = {},
+  ): ChatReply => ({
+    intent,
+    lang,
+    text: sw ? swText : en,
+    ...extra,
+  });
+  const base = sw
+    ? `${formatKes(pricing.basePrice)} kwa lori la tani 20 hadi km ${pricing.baseDistanceKm} kutoka ${facts.yard.name}, na ${formatKes(pricing.incrementAmount)} zaidi kwa kila km ${pricing.incrementKm} baada ya hapo`
+    : `${formatKes(pricing.basePrice)} per 20-tonne truck up to ${pricing.baseDistanceKm} km from our ${facts.yard.name}, plus ${formatKes(pricing.incrementAmount)} for every ${pricing.incrementKm} km beyond that`;
+
+  const place = findPlace(question);
+  const askedKm = kmMentioned(question) ?? (place ? roadDistanceKm(facts.yard, place) : null);
+  const askedTrucks = trucksMentioned(question);
+  const wantsPrice = has(q, PRICE);
+  const wantsHours = has(q, HOURS);
+  const wantsPayment = has(q, PAYMENT);
+  const wantsDelivery = has(q, DELIVERY);
+  const wantsOrder = has(q, ORDER);
+  const specificPayment = has(q, [
+    'paybill',
+    'mpesa',
+    'm-pesa',
+    'bank',
+    'benki',
+    'account',
+    'akaunti',
+    'till',
+    'lipa',
+    'kulipa',
+    'nalipa',
+    'nilipe',
+    'malipo',
+  ]);
+
+  const priced = (km: number, placeName: string | null, trucks: number): ChatReply => {
+    const perTruck = perTruckPrice(pricing, km);
+    const total = perTruck * trucks;
+    const where = sw
+      ? placeName
+        ? `${placeName} (takriban ${formatKm(km)} kwa barabara)`
+        : formatKm(km)
+      : placeName
+        ? `${placeName} (about ${formatKm(km)} by road)`
+        : formatKm(km);
+    return reply(
+      'price',
+      `Delivery to ${where} costs ${formatKes(perTruck)} per truck${trucks > 1 ? `, ${formatKes(total)} for ${trucks} trucks` : ''}. Our pricing: ${base}. Use the quote form on this page for your exact site.`,
+      `Kupeleka mchanga hadi ${where} ni ${formatKes(perTruck)} kwa lori${trucks > 1 ? `, ${formatKes(total)} kwa malori ${trucks}` : ''}. Bei zetu: ${base}. Tumia fomu ya bei kwenye ukurasa huu kwa eneo lako kamili.`,
+      { km, place: placeName, trucks, perTruck, total },
+    );
+  };
+
+  // Hours first: "Mnafungua saa ngapi?" asks the time, not a price.
+  if (wantsHours && !(askedKm !== null && wantsPrice)) {
+    return reply(
+      'hours',
+      `Dispatch works ${facts.hours}. Call ${facts.phone} to book an overnight pour.`,
+      `Tunafanya kazi ${swHours(facts.hours)}. Piga ${facts.phone} kupanga kumwaga usiku.`,
+    );
+  }
+  if (wantsPayment && specificPayment && !(askedKm !== null && wantsPrice)) {
+    const banks = facts.banks.map((b) => `${b.bank} paybill ${b.paybill}`).join(', ');
+    const account = facts.banks[0]?.account ?? '';
+    const mpesaEn = facts.mpesaPaybill
+      ? `M-Pesa paybill ${facts.mpesaPaybill}, account MCH followed by your order number (for example MCH42)`
+      : 'M-Pesa paybill with account MCH followed by your order number (for example MCH42)';
+    const mpesaSw = facts.mpesaPaybill
+      ? `M-Pesa paybill ${facts.mpesaPaybill}, akaunti MCH ikifuatwa na namba ya oda yako (kwa mfano MCH42)`
+      : 'M-Pesa paybill kwa akaunti MCH ikifuatwa na namba ya oda yako (kwa mfano MCH42)';
+    return reply(
+      'payment',
+      `Pay by ${mpesaEn}, or by bank: ${banks}; account ${account}. After paying, share your payment reference in the order portal and operations confirms it.`,
+      `Lipa kwa ${mpesaSw}, au kwa benki: ${banks}; akaunti ${account}. Ukishalipa, weka namba ya malipo kwenye ukurasa wa oda na ofisi itathibitisha.`,
+    );
+  }
+  // A price, or an order naming trucks or a site ("Nataka trips tatu hadi Juja"): priced.
+  if (wantsPrice || ((wantsOrder || wantsDelivery) && (askedKm !== null || askedTrucks !== null))) {
+    const hint = askedKm === null ? quoteHint(context, facts.yard) : null;
+    const km = askedKm ?? hint?.km ?? null;
+    const placeName = askedKm !== null ? (place?.name ?? null) : (hint?.place ?? null);
+    const trucks = askedTrucks ?? hint?.trucks ?? 1;
+    if (km !== null) return priced(km, placeName, trucks);
+    if (askedTrucks !== null || wantsOrder)
+      return reply(
+        'ask_site',
+        `Which site should the ${askedTrucks && askedTrucks > 1 ? `${askedTrucks} trucks` : 'truck'} go to? Tell me the place (for example "3 trucks to Ruiru") and I will price it: ${base}.`,
+        `Mchanga upelekwe wapi? Niambie eneo lako (kwa mfano "lori 3 hadi Ruiru") nikupe bei${askedTrucks && askedTrucks > 1 ? ` ya malori ${askedTrucks}` : ''}: ${base}.`,
+        askedTrucks ? { trucks: askedTrucks } : {},
+      );
+    return reply(
+      'ask_site',
+      `Our pricing: ${base}. Tell me your site (for example "price to Ruiru") or use the quote form for an instant quote.`,
+      `Bei zetu: ${base}. Niambie eneo lako (kwa mfano "bei hadi Ruiru") au tumia fomu ya bei upate bei papo hapo.`,
+    );
+  }
+  if (wantsPayment) {
+    return chatReply(`${question} mpesa`, facts, context);
+  }
+  if (wantsDelivery) {
+    return reply(
+      'delivery',
+      `We deliver 20-tonne trucks of sand to your site, usually the same day you pay (dispatch works ${facts.hours}). Once your order is confirmed, My Orders shows each truck, its tracking link and the delivery code to give the driver on arrival.`,
+      `Tunaleta mchanga kwa malori ya tani 20 hadi eneo lako, kwa kawaida siku hiyo hiyo ukilipa (tunafanya kazi ${swHours(facts.hours)}). Oda ikithibitishwa, "My Orders" inaonyesha kila lori, kiungo cha kulifuatilia na namba ya kumpa dereva akifika.`,
+    );
+  }
+  if (has(q, SAND)) {
+    return reply(
+      'sand',
+      'We deliver coarse sand (for concrete and blocks) and smooth sand (for plaster and finishing), 20 tonnes per truck.',
+      'Tuna mchanga mbaya/coarse (wa zege na matofali) na mchanga laini/smooth (wa plasta na kumalizia), tani 20 kwa kila lori.',
+    );
+  }
+  if (wantsOrder) {
+    return reply(
+      'order',
+      'Order on this page: enter your site, choose coarse or smooth sand and the number of 20-tonne trucks (1 to 20), then place the order. You get the total at once, pay by paybill or bank, and share the payment reference.',
+      'Agiza kwenye ukurasa huu: andika eneo lako, chagua mchanga mbaya au laini na idadi ya malori ya tani 20 (1 hadi 20), kisha weka oda. Utaona jumla papo hapo, lipa kwa paybill au benki, na uweke namba ya malipo.',
+    );
+  }
+  if (has(q, CONTACT)) {
+    return reply(
+      'contact',
+      `Call or WhatsApp dispatch on ${facts.phone}, or email ${facts.email}.`,
+      `Piga simu au WhatsApp ofisi kwa ${facts.phone}, au tuma barua pepe kwa ${facts.email}.`,
+    );
+  }
+  if (has(q, GREETING) && words(q).length <= 4) {
+    return reply(
+      'greeting',
+      'Hello! Ask me about prices to your site, payment, delivery hours or sand types.',
+      'Habari! Niulize bei hadi eneo lako, malipo, saa za kazi au aina za mchanga.',
+    );
+  }
+  return reply(
+    'other',
+    `I can help with prices, payment, delivery hours and how to order sand. For anything else, please call dispatch on ${facts.phone}.`,
+    `Ninaweza kukusaidia kuhusu bei, malipo, saa za kazi na jinsi ya kuagiza mchanga. Kwa mengine, tafadhali piga ofisi kwa ${facts.phone}.`,
+  );
+}
+
+/** The rule-based reply's text (see `chatReply`). */
+export function ruleBasedAnswer(question: string, facts: ChatFacts, context?: string | null): string {
+  return chatReply(question, facts, context).text;
+}
+
+/** Every KES amount a reply may quote: the live pricing and the prices its (and the quote's) distances give. */
+export function allowedAmounts(facts: ChatFacts, texts: string[], context?: string | null): Set<number> {
   const allowed = new Set<number>([facts.pricing.basePrice, facts.pricing.incrementAmount]);
-  for (const text of texts) {
+  const kms = texts.map((text) => {
     const place = findPlace(text);
-    const km = kmMentioned(text) ?? (place ? roadDistanceKm(facts.yard, place) : null);
+    return kmMentioned(text) ?? (place ? roadDistanceKm(facts.yard, place) : null);
+  });
+  kms.push(quoteHint(context, facts.yard)?.km ?? null);
+  for (const km of kms) {
     if (km !== null) {
       const p = perTruckPrice(facts.pricing, km);
       for (let n = 1; n <= 20; n++) allowed.add(p * n);

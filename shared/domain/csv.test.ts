@@ -29,4 +29,16 @@ describe('toCsv', () => {
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv).toContain(',-20,');
   });
+
+  it('quotes every cell holding a separator of any locale, so `;=1+1` cannot split into a formula cell', () => {
+    const csv = toCsv(
+      ['Datetime', 'Description'],
+      [
+        ['2026-11-23', ';=1+1'],
+        ['2026-11-23', 'tab\there'],
+      ],
+    );
+    expect(csv.split('\r\n')[1]).toBe('2026-11-23,";=1+1"');
+    expect(csv.split('\r\n')[2]).toBe('2026-11-23,"tab\there"');
+  });
 });

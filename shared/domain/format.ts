@@ -1,14 +1,83 @@
-const kes = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
-const kesCents = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+import { BUSINESS_TIME_ZONE } from '../constants';
 
-/** "KES 32,000" — whole shillings with en-KE thousands separators. */
-export function formatKes(amount: number): string {
-  return `KES ${kes.format(Math.round(amount))}`;
+/** The screens' languages: English and Kiswahili (both as written in Kenya). */
+export type Locale = 'en' | 'sw';
+/** The Intl locale for a screen language: en-KE or sw-KE. */
+export const intlLocale = (locale: Locale = 'en'): string => (locale === 'sw' ? 'sw-KE' : 'en-KE');
+
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = formatters.get(key);
+  if (!f) {
+    f = make();
+    formatters.set(key, f);
+  }
+  return f as T;
 }
 
-/** "KES 1,234.5" — for amounts that may carry cents (costs, fuel). */
-export function formatKesExact(amount: number): string {
-  return `KES ${kesCents.format(amount)}`;
+const kes = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
+const plain = new Intl.NumberFormat('en-KE');
+
+/** "32,000" — whole shillings without the currency, for labels that already say KES. */
+export function formatShillings(amount: number): string {
+  return kes.format(Math.round(amount));
+}
+
+/** "KES 32,000" — whole shillings with en-KE thousands separators; a loss as "−KES 5,000", like formatMoney. */
+export function formatKes(amount: number): string {
+  const whole = Math.round(amount) || 0; // never "-0"
+  return whole < 0 ? `−KES ${formatShillings(-whole)}` : `KES ${formatShillings(whole)}`;
+}
+
+/** "1,234.5" — tonnes, litres, kilometres and counts with en-KE (or sw-KE) separators (up to 3 decimals). */
+export function formatNumber(n: number, locale: Locale = 'en'): string {
+  if (locale === 'en') return plain.format(n);
+  return cached(`n:${locale}`, () => new Intl.NumberFormat(intlLocale(locale))).format(n);
+}
+
+const MINUS = '\u2212';
+const moneyWhole = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
+const moneyCents = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Money as every screen shows it: "KES 32,000"; cents only when the value has them, and then always two
+ * ("KES 8,500.50"); a negative amount as "−KES 201,280" (a true minus sign before the currency).
+ */
+export function formatMoney(amount: number): string {
+  const figure = formatMoneyFigure(Math.abs(amount));
+  return `${amount < 0 && figure !== '0' ? MINUS : ''}KES ${figure}`;
+}
+
+/** "8,500.50": formatMoney's figure without currency or sign, for a label that already says "KES". */
+export function formatMoneyFigure(amount: number): string {
+  const cents = Math.round(Math.abs(amount) * 100);
+  return cents % 100 === 0 ? moneyWhole.format(cents / 100) : moneyCents.format(cents / 100);
+}
+
+const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
+
+/** "KES 45K", "−KES 1.2M": chart ticks, where a short label beats the exact figure. */
+export function formatMoneyCompact(amount: number): string {
+  return `${amount < 0 ? MINUS : ''}KES ${compact.format(Math.abs(amount))}`;
+}
+
+/** "1 active load", "3 active loads", "2 duplicate entries": the count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
+}
+
+/** "20 t", "1,250.5 t". */
+export function formatTonnes(tonnes: number): string {
+  return `${formatNumber(tonnes)} t`;
+}
+
+/** "< 1 min", "31 min", "5 h", "3 days": how long something has waited or been silent. */
+export function formatDuration(minutes: number): string {
+  if (minutes < 1) return '< 1 min';
+  if (minutes < 60) return `${Math.floor(minutes)} min`;
+  const hours = minutes / 60;
+  if (hours < 48) return `${Math.round(hours)} h`;
+  return plural(Math.round(hours / 24), 'day');
 }
 
 export function formatKm(km: number): string {
@@ -32,3 +101,90 @@ export function orderStatusLabel(status: string): string {
 /** Cents in the database, KES in the API. */
 export const toCents = (kesAmount: number) => Math.round(kesAmount * 100);
 export const fromCents = (cents: number) => cents / 100;
+
+const clock = new Intl.DateTimeFormat('en-KE', {
+  timeZone: BUSINESS_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** "14:05" — the time of day in Nairobi. */
+export function formatClock(at: Date, locale: Locale = 'en'): string {
+  if (locale === 'en') return clock.format(at);
+  return cached(
+    `c:${locale}`,
+    () =>
+      new Intl.DateTimeFormat(intlLocale(locale), {
+        timeZone: BUSINESS_TIME_ZONE,
+        hour: '2-digit',
+        minute: '2-digit',
+        hour12: false,
+      }),
+  ).format(at);
+}
+
+const calendarDay = new Intl.DateTimeFormat('en-KE', {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  timeZone: 'UTC',
+});
+
+/**
+ * "Sunday, 22 November" — a business calendar date (YYYY-MM-DD, already a Nairobi date), so it is read
+ * at UTC midnight and never shifted by the reader's zone.
+ */
+export function formatCalendarDay(date: string, locale: Locale = 'en'): string {
+  const f =
+    locale === 'en'
+      ? calendarDay
+      : cached(
+          `d:${locale}`,
+          () =>
+            new Intl.DateTimeFormat(intlLocale(locale), {
+              weekday: 'long',
+              day: 'numeric',
+              month: 'long',
+              timeZone: 'UTC',
+            }),
+        );
+  return f.format(new Date(`${date}T00:00:00Z`));
+}
+
+const dateTimes = {
+  medium: new Intl.DateTimeFormat('en-KE', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: BUSINESS_TIME_ZONE,
+  }),
+  short: new Intl.DateTimeFormat('en-KE', {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone: BUSINESS_TIME_ZONE,
+  }),
+};
+
+/**
+ * "23 Nov 2026, 10:40" — an instant in Nairobi time, whatever the viewer's zone. `short`
+ * ("23/11/2026, 10:40") is for dense tables.
+ */
+export function formatDateTime(
+  at: Date | string | number,
+  style: 'medium' | 'short' = 'medium',
+  locale: Locale = 'en',
+): string {
+  const f =
+    locale === 'en'
+      ? dateTimes[style]
+      : cached(
+          `t:${style}:${locale}`,
+          () =>
+            new Intl.DateTimeFormat(intlLocale(locale), {
+              dateStyle: style,
+              timeStyle: 'short',
+              timeZone: BUSINESS_TIME_ZONE,
+            }),
+        );
+  return f.format(at instanceof Date ? at : new Date(at));
+}

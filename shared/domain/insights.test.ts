@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type InsightFacts, ruleInsights } from './insights';
+import { dailySummary, type InsightFacts, ruleInsights } from './insights';
 
 const quiet: InsightFacts = {
   costSpikes: [],
@@ -12,6 +12,23 @@ const quiet: InsightFacts = {
 };
 
 describe('ruleInsights', () => {
+  it.each([
+    [0.1, '1 payment confirmation waits for review, the oldest waiting 6 min.'],
+    [0.004, '1 payment confirmation waits for review, the oldest waiting < 1 min.'],
+    [5, '1 payment confirmation waits for review, the oldest waiting 5 h.'],
+  ])('says how long the oldest review has waited (%s h)', (hours, text) => {
+    expect(ruleInsights({ ...quiet, paymentReviews: { count: 1, oldestHours: hours } }).alerts).toEqual([
+      text,
+    ]);
+  });
+
+  it('shows a loss and cents as every screen does', () => {
+    const r = ruleInsights({ ...quiet, deliveredLast7: { loads: 1, revenue: 1000 }, costsLast7: 1250.5 });
+    expect(r.insights).toContain(
+      '1 load was delivered for KES 1,000; costs were KES 1,250.50, leaving \u2212KES 250.50 gross.',
+    );
+  });
+
   it('says a quiet week plainly, with no alerts', () => {
     const r = ruleInsights(quiet);
     expect(r.alerts).toEqual([]);
@@ -40,5 +57,48 @@ describe('ruleInsights', () => {
       'Restock soon: Yard stock of 100 t lasts about 2.5 days at the recent 40 t a day.',
       '1 duplicate entry awaits review in the audit console.',
     ]);
+  });
+});
+
+describe('dailySummary', () => {
+  const day = {
+    date: '2026-11-22',
+    loads: 6,
+    tonnes: 120,
+    revenue: 198000,
+    costs: 45000,
+    topDriver: { name: 'Mwangi Kamau', loads: 3 },
+    busiestSite: 'Ruiru',
+  };
+
+  it('gives staff yesterday in figures, people and places, then what to act on', () => {
+    const text = dailySummary(day, {
+      ...quiet,
+      stock: { tonnes: 340, deliveredPerDay: 0 },
+      paymentReviews: { count: 2, oldestHours: 5 },
+      idleLoadedTrucks: [{ plate: 'KDA 101S', idleMinutes: 75 }],
+      pendingDuplicates: 1,
+    });
+    expect(text.split('\n')).toEqual([
+      'Sunday, 22 November: 6 loads, KES 198,000 delivered.',
+      'Crews delivered 120 t in 6 loads for KES 198,000; after KES 45,000 of costs the day closed KES 153,000 gross.',
+      'Mwangi Kamau led the drivers with 3 loads.',
+      'The busiest destination was Ruiru.',
+      'The yard holds 340 t of sand this morning.',
+      'To act on today:',
+      '- 2 payment confirmations wait for review, the oldest waiting 5 h.',
+      '- KDA 101S has a load and has not moved for 75 minutes.',
+      '- 1 duplicate entry awaits review in the audit console.',
+    ]);
+  });
+
+  it('says a quiet day plainly', () => {
+    const text = dailySummary(
+      { ...day, loads: 0, tonnes: 0, revenue: 0, costs: 1200, topDriver: null, busiestSite: null },
+      quiet,
+    );
+    expect(text).toBe(
+      'Sunday, 22 November: no loads delivered.\nCosts came to KES 1,200.\nThe yard holds 400 t of sand this morning.\nNothing waits for review.',
+    );
   });
 });

@@ -47,6 +47,10 @@ describe('priceQuote', () => {
       { perTruck: 30_000, total: 60_000, truckCount: 2, distanceKm: 60 },
     ],
     [
+      { distanceKm: 60, trucks: 3, perTruckOverride: 31_000.5 },
+      { perTruck: 31_000.5, total: 93_001.5, truckCount: 3, distanceKm: 60 },
+    ],
+    [
       { distanceKm: 21, trucks: 1, perTruckOverride: null },
       { perTruck: 34_000, total: 34_000, truckCount: 1, distanceKm: 21 },
     ],

@@ -39,11 +39,13 @@ export interface PriceQuote {
 
 export function priceQuote(pricing: PricingInfo, input: QuoteInput): PriceQuote {
   const distanceKm = Math.round(input.distanceKm * 10) / 10;
+  // An override keeps its cents (31,000.50 stays 31,000.50), rounded half-up to the cent.
   const perTruck =
     input.perTruckOverride != null && input.perTruckOverride > 0
-      ? Math.round(input.perTruckOverride)
+      ? Math.round(input.perTruckOverride * 100) / 100
       : perTruckPrice(pricing, distanceKm);
-  return { perTruck, total: perTruck * input.trucks, truckCount: input.trucks, distanceKm };
+  const total = (Math.round(perTruck * 100) * input.trucks) / 100;
+  return { perTruck, total, truckCount: input.trucks, distanceKm };
 }
 
 export type DistanceSource = 'manual' | 'geocoded' | 'heuristic' | 'default';

@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type Fix,
   idleMinutes,
   idleText,
   invalidFix,
   isMoving,
+  MAX_ATTRIBUTES,
   parseOsmand,
   parseTimestamp,
   parseTraccarJson,
+  type Reading,
+  readTrackerRequest,
+  safeText,
 } from './telemetry';
 
 const now = new Date('2026-11-23T06:00:00Z');
+const fixOf = (r: Reading | undefined): Fix => {
+  if (r?.kind !== 'fix') throw new Error(`not a fix: ${JSON.stringify(r)}`);
+  return r.fix;
+};
 
 describe('parseOsmand', () => {
   it.each([
@@ -39,10 +48,7 @@ describe('parseOsmand', () => {
       { heading: 45, fixTime: now.toISOString() },
     ],
   ])('%j', (params, expected) => {
-    const r = parseOsmand(params, now);
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    const { fixTime, speedKmh, ...rest } = r.fix;
+    const { fixTime, speedKmh, ...rest } = fixOf(parseOsmand(params, now));
     expect({
       ...rest,
       fixTime: fixTime.toISOString(),
@@ -55,17 +61,54 @@ describe('parseOsmand', () => {
       { id: 'x', lat: '1', lon: '2', ignition: 'true', hdop: '0.9', driverUniqueId: 'abc' },
       now,
     );
-    expect(r.ok && r.fix.attributes).toEqual({ ignition: true, hdop: 0.9, driverUniqueId: 'abc' });
+    expect(fixOf(r).attributes).toEqual({ ignition: true, hdop: 0.9, driverUniqueId: 'abc' });
   });
 
+  it('refuses only a request that names no device', () => {
+    expect(parseOsmand({ lat: '1', lon: '2' }, now)).toEqual({
+      kind: 'refused',
+      error: expect.stringMatching(/device id/),
+    });
+  });
+
+  // A tracker resends a refused request forever and holds back every later one: these are answered and counted.
   it.each([
-    [{ lat: '1', lon: '2' }, /device id/],
     [{ id: 'x', lat: '1' }, /position/],
+    [{ id: 'x', lat: 'north', lon: '2' }, /position/],
     [{ id: 'x', lat: '1', lon: '2', timestamp: 'yesterday-ish' }, /timestamp/],
-  ])('refuses %j', (params, error) => {
-    const r = parseOsmand(params, now);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error).toMatch(error);
+    [{ id: 'x', lat: '91', lon: '2' }, /Latitude/],
+    [{ id: 'x', lat: '1', lon: '2', speed: '870' }, /Speed/],
+    [{ id: 'x', lat: '1', lon: '2', timestamp: '9007199254740993' }, /Fix time/],
+    [{ id: 'x', lat: '1', lon: '2', timestamp: String(now.getTime() / 1000 + 48 * 3600) }, /Fix time/],
+  ])('discards %j', (params, reason) => {
+    expect(parseOsmand(params, now)).toEqual({
+      kind: 'discarded',
+      deviceId: 'x',
+      reason: expect.stringMatching(reason),
+      sample: expect.any(String),
+    });
+  });
+
+  it('reads a report without lat/lon as a heartbeat: battery and the extra fields', () => {
+    expect(
+      parseOsmand(
+        { id: 'x', timestamp: '1795413600', batt: '64', charge: 'true', battery_health: 'good' },
+        now,
+      ),
+    ).toEqual({
+      kind: 'heartbeat',
+      heartbeat: { deviceId: 'x', battery: 64, attributes: { charge: true, battery_health: 'good' } },
+    });
+  });
+
+  it('leaves unknown values (-1) unset and keeps speed, course and battery within bounds', () => {
+    const fix = fixOf(
+      parseOsmand(
+        { id: 'x', lat: '1', lon: '2', speed: '-1', bearing: '-1', accuracy: '-1', batt: '-100' },
+        now,
+      ),
+    );
+    expect(fix).toMatchObject({ speedKmh: null, heading: null, accuracy: null, battery: null });
   });
 });
 
@@ -91,9 +134,7 @@ describe('parseTraccarJson', () => {
       },
       now,
     );
-    expect(r?.ok).toBe(true);
-    if (!r?.ok) return;
-    expect(r.fix).toMatchObject({
+    expect(fixOf(r)).toMatchObject({
       deviceId: 'phone-2',
       lat: -1.146,
       lng: 36.96,
@@ -112,12 +153,84 @@ describe('parseTraccarJson', () => {
       },
       now,
     );
-    expect(rs.map((r) => r.ok)).toEqual([true, false]);
-    expect(rs[0]?.ok && rs[0].fix.speedKmh).toBe(null);
+    expect(rs.map((r) => r.kind)).toEqual(['fix', 'discarded']);
+    expect(fixOf(rs[0]).speedKmh).toBe(null);
+  });
+
+  it('reads a location without coords as a heartbeat, and iOS -1 as unknown', () => {
+    expect(
+      parseTraccarJson(
+        { device_id: 'p', location: { timestamp: now.toISOString(), battery: { level: -1 } } },
+        now,
+      ),
+    ).toEqual([{ kind: 'heartbeat', heartbeat: { deviceId: 'p', battery: null, attributes: {} } }]);
   });
 
   it('refuses a body without a device', () =>
-    expect(parseTraccarJson({ location: {} }, now)[0]?.ok).toBe(false));
+    expect(parseTraccarJson({ location: {} }, now)[0]?.kind).toBe('refused'));
+});
+
+describe('making values safe before they are acknowledged', () => {
+  it.each([
+    ['a\u0000b', 'ab'],
+    ['line\r\nbreak\ttab', 'line break tab'],
+    ['\u0007bell\u009f', 'bell'],
+    ['half \ud800 pair', 'half \ufffd pair'],
+    ['pair \ud83d\ude9a ok', 'pair \ud83d\ude9a ok'],
+    ['x'.repeat(500), 'x'.repeat(200)],
+  ])('%j → %j', (input, output) => expect(safeText(input)).toBe(output));
+
+  it('keeps attributes flat, few, finite and free of control characters', () => {
+    const fix = fixOf(
+      readTrackerRequest(
+        {},
+        {
+          device_id: 'p',
+          location: {
+            coords: { latitude: 1, longitude: 2 },
+            extras: {
+              'no\u0000te': 'a\u0000b',
+              lone: '\udc00',
+              nested: { deeper: { deepest: { gone: 1 } }, n: 2 },
+              list: [1, 2],
+              empty: null,
+              __proto__x: 1,
+              ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i])),
+            },
+          },
+        },
+        now,
+      )[0],
+    );
+    const attrs = fix.attributes;
+    expect(Object.keys(attrs)).toHaveLength(MAX_ATTRIBUTES);
+    expect(attrs).toMatchObject({ note: 'ab', lone: '\ufffd', 'nested.n': 2 });
+    expect(JSON.stringify(attrs)).not.toMatch(/\\u0000|\\ud[89a-f]/i);
+    expect(attrs).not.toHaveProperty('list');
+    expect(attrs).not.toHaveProperty('nested.deeper.deepest.gone');
+  });
+
+  it('drops keys that would reach an object prototype', () => {
+    const fix = fixOf(
+      parseOsmand(JSON.parse('{"id":"x","lat":"1","lon":"2","__proto__":"p","constructor":"c"}'), now),
+    );
+    expect(Object.keys(fix.attributes)).toEqual([]);
+    expect(Object.getPrototypeOf(fix.attributes)).toBe(Object.prototype);
+  });
+
+  it('reads a JSON list of OsmAnd objects (traccar-client-sdk uploadJson) and repeated query keys', () => {
+    const rs = readTrackerRequest(
+      {},
+      [
+        { id: 'x', lat: 1, lon: 2, timestamp: 1795413600, batt: 71 },
+        { id: 'x', timestamp: 1795413660, batt: 70 },
+      ],
+      now,
+    );
+    expect(rs.map((r) => r.kind)).toEqual(['fix', 'heartbeat']);
+    expect(fixOf(readTrackerRequest({ id: 'x', lat: ['5', '1'], lon: '2' }, undefined, now)[0]).lat).toBe(1);
+    expect(readTrackerRequest({}, [], now)).toEqual([{ kind: 'refused', error: expect.any(String) }]);
+  });
 });
 
 describe('invariants', () => {
@@ -170,9 +283,14 @@ describe('idle time', () => {
     expect(isMoving(null)).toBe(false);
   });
 
-  it('reads epoch seconds, milliseconds and ISO', () => {
+  it('reads epoch seconds, milliseconds, ISO and Traccar\'s "yyyy-MM-dd HH:mm:ss" (UTC)', () => {
     expect(parseTimestamp('1795413600', now)?.toISOString()).toBe('2026-11-23T06:00:00.000Z');
     expect(parseTimestamp(1795413600000, now)?.toISOString()).toBe('2026-11-23T06:00:00.000Z');
     expect(parseTimestamp('2026-11-23T06:00:00+03:00', now)?.toISOString()).toBe('2026-11-23T03:00:00.000Z');
+    expect(parseTimestamp('2014-06-04 09:10:11', now)?.toISOString()).toBe('2014-06-04T09:10:11.000Z');
+    expect(parseTimestamp('2016-01-27T18:55:47', now)?.toISOString()).toBe('2016-01-27T18:55:47.000Z');
+    expect(parseTimestamp('', now)).toBe(now);
+    expect(parseTimestamp('soon', now)).toBeNull();
+    expect(Number.isNaN(parseTimestamp('9007199254740993', now)!.getTime())).toBe(true);
   });
 });

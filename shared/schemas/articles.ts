@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { blankToUndefined, zListLimit } from './common';
 
 export const ZArticlesListInput = z
   .object({
-    limit: z.preprocess(
-      (v) => (v === '' || v === null ? undefined : v),
-      z.coerce.number().int().min(1).max(24).default(24),
-    ),
+    limit: z.preprocess(blankToUndefined, zListLimit(24)),
   })
   .optional();
 

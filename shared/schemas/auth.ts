@@ -1,36 +1,32 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MIN_LENGTH } from '../constants';
 import { ROLES, STAFF_ROLES } from '../roles';
+import { zIntId, zText, zTextId } from './common';
 
-export const ZEmail = z
-  .string({ error: 'Email is required.' })
-  .trim()
+export const ZEmail = zText({ label: 'Email', max: 254, required: 'Email is required.' })
   .toLowerCase()
-  .max(254, 'Email is too long.')
   .pipe(z.email({ error: 'Enter a valid email address.' }));
 
 /** Passwords are compared after trimming, as the spec counts length after trimming. */
-export const ZNewPassword = z
-  .string({ error: 'Password is required.' })
-  .trim()
-  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort)
-  .max(200, 'Password is too long.');
+export const ZNewPassword = zText({ label: 'Password', max: 200, missing: 'Password is required.' }).min(
+  PASSWORD_MIN_LENGTH,
+  MESSAGES.passwordTooShort,
+);
 
-export const ZPhone = z
-  .string()
-  .trim()
-  .max(32, 'Phone number is too long.')
-  .regex(/^[+0-9 ()-]*$/, 'Enter a valid phone number.');
+export const ZPhone = zText({ label: 'Phone number', max: 32 }).regex(
+  /^[+0-9 ()-]*$/,
+  'Enter a valid phone number.',
+);
 
-export const ZPersonName = z
-  .string({ error: 'Name is required.' })
-  .trim()
-  .min(1, 'Name is required.')
-  .max(120, 'Name is too long.');
+export const ZPersonName = zText({ label: 'Name', max: 120, required: 'Name is required.' });
 
 export const ZLoginInput = z.object({
   email: ZEmail,
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(200),
+  /** Not trimmed: compared as typed against the stored hash. */
+  password: z
+    .string({ error: 'Password is required.' })
+    .min(1, 'Password is required.')
+    .max(200, 'Password is too long (at most 200 characters).'),
 });
 export type TLoginInput = z.infer<typeof ZLoginInput>;
 
@@ -46,7 +42,8 @@ export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 export const ZChangePasswordInput = z.object({
   currentPassword: z
     .string({ error: 'Current password is required.' })
-    .min(1, 'Current password is required.'),
+    .min(1, 'Current password is required.')
+    .max(200, 'Password is too long (at most 200 characters).'),
   newPassword: ZNewPassword,
 });
 
@@ -59,8 +56,16 @@ export const ZSessionUser = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   driverId: z.string().nullable().optional(),
+  /** The screens' language on the account: applied at sign-in. */
+  language: z.enum(['en', 'sw']).optional(),
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
+
+export const LANGUAGES = ['en', 'sw'] as const;
+export const ZSetLanguageInput = z.object({
+  language: z.enum(LANGUAGES, { error: 'Language must be en (English) or sw (Kiswahili).' }),
+});
+export type TSetLanguageInput = z.infer<typeof ZSetLanguageInput>;
 
 export const ZAuthResult = z.object({ token: z.string(), user: ZSessionUser });
 export type TAuthResult = z.infer<typeof ZAuthResult>;
@@ -71,7 +76,7 @@ export const ZCreateStaffUserInput = z.object({
   phone: ZPhone.optional().default(''),
   password: ZNewPassword,
   role: z.enum(STAFF_ROLES, { error: 'Role must be one of OPS, DRIVER or FUEL.' }),
-  driverId: z.string().trim().min(1).max(64).optional().nullable(),
+  driverId: zTextId(MESSAGES.driverIdRequired, 40).optional().nullable(),
 });
 export type TCreateStaffUserInput = z.infer<typeof ZCreateStaffUserInput>;
 
@@ -81,4 +86,4 @@ export const ZStaffUser = ZSessionUser.extend({
 });
 export type TStaffUser = z.infer<typeof ZStaffUser>;
 
-export const ZUserIdInput = z.object({ id: z.coerce.number().int().positive('Unknown user.') });
+export const ZUserIdInput = z.object({ id: zIntId('Unknown user.') });

@@ -1,4 +1,17 @@
 import { z } from 'zod';
+import {
+  blankToUndefined,
+  LIMITS,
+  zCalendarDate,
+  zIntId,
+  zKes,
+  zListLimit,
+  zLitres,
+  zOdometerKm,
+  zOptionalInstant,
+  zText,
+  zTextId,
+} from './common';
 
 export const COST_TYPES = [
   'FUEL',
@@ -33,31 +46,24 @@ export const MONEY_MESSAGES = {
   range: 'Choose a valid date range (at most 366 days).',
 } as const;
 
-const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** The id of the earlier entry a confirmed duplicate repeats (the `existing.id` of the 409). */
+const ZDuplicateOf = z.preprocess(blankToUndefined, zIntId(MONEY_MESSAGES.duplicateOfMismatch).optional());
 
 export const ZCostInput = z.object({
-  truckId: z.string({ error: MONEY_MESSAGES.costTruck }).trim().min(1, MONEY_MESSAGES.costTruck),
+  truckId: zTextId(MONEY_MESSAGES.costTruck),
   type: z.enum(COST_TYPES, { error: MONEY_MESSAGES.costType }),
-  amount: z.coerce
-    .number({ error: MONEY_MESSAGES.amount })
-    .positive(MONEY_MESSAGES.amount)
-    .max(100_000_000, MONEY_MESSAGES.amount),
-  description: z
-    .string({ error: MONEY_MESSAGES.description })
-    .trim()
-    .min(1, MONEY_MESSAGES.description)
-    .max(500),
-  incurredAt: z.preprocess(
-    blankToUndefined,
-    z.coerce.date({ error: 'Enter a valid date and time.' }).optional(),
-  ),
+  amount: zKes(MONEY_MESSAGES.amount),
+  description: zText({ label: 'Description', max: 500, required: MONEY_MESSAGES.description }),
+  incurredAt: zOptionalInstant(),
+  /** The load this cost belongs to (loading, offloading): it counts in that trip's profit. */
+  assignmentId: z.preprocess(blankToUndefined, zIntId("Choose one of this truck's loads.").optional()),
   overrideDuplicate: z.boolean().optional(),
-  duplicateOf: z.preprocess(blankToUndefined, z.coerce.number().int().positive().optional()),
+  duplicateOf: ZDuplicateOf,
 });
 export type TCostInput = z.infer<typeof ZCostInput>;
 
 export const ZCostUpdateInput = ZCostInput.omit({ overrideDuplicate: true, duplicateOf: true }).extend({
-  id: z.coerce.number().int().positive(MONEY_MESSAGES.costNotFound),
+  id: zIntId(MONEY_MESSAGES.costNotFound),
 });
 
 export const ZCost = z.object({
@@ -73,42 +79,31 @@ export const ZCost = z.object({
   confirmed_at: z.string().nullable(),
   source: z.string(),
   voided: z.boolean(),
+  assignment_id: z.number().nullable(),
 });
 export type TCost = z.infer<typeof ZCost>;
 
-const nullableNumber = (message: string) =>
-  z.preprocess(
-    (v) => (v === '' || v === undefined ? null : v),
-    z.coerce.number({ error: message }).min(0, message).max(10_000_000).nullable(),
-  );
+/** Empty numerics are sent as null (spec section 5). */
+const blankToNullNumber = (v: unknown) =>
+  v === undefined || (typeof v === 'string' && v.trim() === '') ? null : v;
 
 export const ZFuelInput = z.object({
-  truckId: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim() : v),
-    z.string({ error: MONEY_MESSAGES.fuelTruck }).min(1, MONEY_MESSAGES.fuelTruck),
-  ),
-  litres: nullableNumber(MONEY_MESSAGES.litres),
-  odometer: nullableNumber(MONEY_MESSAGES.odometer),
-  cost: z.preprocess(
-    (v) => (v === '' || v === null ? undefined : v),
-    z.coerce.number({ error: MONEY_MESSAGES.fuelCost }).min(0, MONEY_MESSAGES.fuelCost).max(10_000_000),
-  ),
-  note: z.string().trim().max(500).optional().nullable(),
-  capturedAt: z.preprocess(
-    blankToUndefined,
-    z.coerce.date({ error: 'Enter a valid date and time.' }).optional(),
-  ),
+  truckId: zTextId(MONEY_MESSAGES.fuelTruck),
+  litres: z.preprocess(blankToNullNumber, zLitres(MONEY_MESSAGES.litres).nullable()),
+  odometer: z.preprocess(blankToNullNumber, zOdometerKm(MONEY_MESSAGES.odometer).nullable()),
+  cost: z.preprocess(blankToUndefined, zKes(MONEY_MESSAGES.fuelCost, LIMITS.fuelCostKes, true)),
+  note: zText({ label: 'Notes', max: 500, multiline: true }).optional().nullable(),
+  capturedAt: zOptionalInstant(),
   photoData: z.preprocess(
     blankToUndefined,
-    z
-      .string()
-      .max(8 * 1024 * 1024)
-      .optional(),
+    zText({ label: 'Photo', max: 8 * 1024 * 1024, tooLong: 'Images must be 5 MB or smaller.' }).optional(),
   ),
   overrideDuplicate: z.boolean().optional(),
-  duplicateOf: z.preprocess(blankToUndefined, z.coerce.number().int().positive().optional()),
+  duplicateOf: ZDuplicateOf,
 });
 export type TFuelInput = z.infer<typeof ZFuelInput>;
+
+export const ZFuelListInput = z.object({ limit: z.preprocess(blankToUndefined, zListLimit(50)) }).optional();
 
 export const ZFuelLog = z.object({
   id: z.number(),
@@ -129,25 +124,50 @@ export const ZFuelLog = z.object({
 });
 export type TFuelLog = z.infer<typeof ZFuelLog>;
 
+/** The earlier cost a suspected duplicate matches: the `existing` of the 409 the cost form compares. */
+export const ZCostDuplicateOf = ZCost.pick({
+  id: true,
+  truck_id: true,
+  type: true,
+  amount: true,
+  incurred_at: true,
+  description: true,
+  duplicate_of: true,
+});
+export type TCostDuplicateOf = z.infer<typeof ZCostDuplicateOf>;
+
+/** The earlier fuel log a suspected duplicate matches: the `existing` of the 409 the fuel form compares. */
+export const ZFuelDuplicateOf = z.object({
+  id: z.number(),
+  truck_id: z.string(),
+  litres: z.number().nullable(),
+  odometer: z.number().nullable(),
+  cost: z.number(),
+  captured_at: z.string(),
+  note: z.string().nullable(),
+  duplicate_of: z.number().nullable(),
+});
+export type TFuelDuplicateOf = z.infer<typeof ZFuelDuplicateOf>;
+
 export const AUDIT_STATUSES = ['pending', 'reviewed', 'voided'] as const;
 const ZDateOnly = z.preprocess(
   blankToUndefined,
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are YYYY-MM-DD.')
-    .optional(),
+  zCalendarDate('Dates are YYYY-MM-DD, and the day must exist.').optional(),
 );
 
 export const ZAuditListInput = z
   .object({
-    limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(400).default(400)),
+    limit: z.preprocess(blankToUndefined, zListLimit(400)),
     entity: z.preprocess(
       (v) => (typeof v === 'string' && v ? v.toLowerCase() : undefined),
-      z.enum(['cost', 'fuel']).optional(),
+      z.enum(['cost', 'fuel'], { error: 'Unknown record type.' }).optional(),
     ),
-    status: z.preprocess(blankToUndefined, z.enum(AUDIT_STATUSES).optional()),
-    type: z.preprocess(blankToUndefined, z.string().max(40).optional()),
-    truckId: z.preprocess(blankToUndefined, z.string().max(40).optional()),
+    status: z.preprocess(
+      blankToUndefined,
+      z.enum(AUDIT_STATUSES, { error: 'Choose pending, reviewed or voided.' }).optional(),
+    ),
+    type: z.preprocess(blankToUndefined, zText({ label: 'Type', max: 40 }).optional()),
+    truckId: z.preprocess(blankToUndefined, zTextId(MONEY_MESSAGES.unknownTruck).optional()),
     from: ZDateOnly,
     to: ZDateOnly,
   })
@@ -158,15 +178,25 @@ export const ZAuditActionTarget = z.object({
     (v) => (typeof v === 'string' ? v.toLowerCase() : v),
     z.enum(['cost', 'fuel'], { error: 'Unknown record type.' }),
   ),
-  id: z.coerce.number().int().positive(MONEY_MESSAGES.recordNotFound),
+  id: zIntId(MONEY_MESSAGES.recordNotFound),
 });
 export const ZAuditReviewInput = ZAuditActionTarget.extend({
-  note: z.string().trim().max(500).optional().nullable(),
+  note: zText({ label: 'Note', max: 500, multiline: true }).optional().nullable(),
 });
 export const ZAuditVoidInput = ZAuditActionTarget.extend({
-  reason: z.string({ error: MONEY_MESSAGES.voidReason }).trim().min(1, MONEY_MESSAGES.voidReason).max(500),
+  reason: zText({ label: 'Reason', max: 500, required: MONEY_MESSAGES.voidReason }),
   cascadeCost: z.boolean().optional(),
 });
+export type TAuditListInput = NonNullable<z.infer<typeof ZAuditListInput>>;
+export type TAuditReviewInput = z.infer<typeof ZAuditReviewInput>;
+export type TAuditVoidInput = z.infer<typeof ZAuditVoidInput>;
+
+export const ZAuditActionResult = z.object({
+  entity: z.enum(['cost', 'fuel']),
+  id: z.number(),
+  status: z.enum(['reviewed', 'voided']),
+});
+export type TAuditActionResult = z.infer<typeof ZAuditActionResult>;
 
 export const ZAuditRecord = z.object({
   entity: z.enum(['COST', 'FUEL']),
@@ -197,6 +227,7 @@ export const ZAuditRecord = z.object({
 export type TAuditRecord = z.infer<typeof ZAuditRecord>;
 
 export const ZFinanceRangeInput = z.object({ from: ZDateOnly, to: ZDateOnly }).optional();
+export type TFinanceRangeInput = z.infer<typeof ZFinanceRangeInput>;
 
 export const ZFinanceSummary = z.object({
   revenue: z.number(),
@@ -206,7 +237,9 @@ export const ZFinanceSummary = z.object({
   from: z.string(),
   to: z.string(),
 });
+export type TFinanceSummary = z.infer<typeof ZFinanceSummary>;
 export const ZFinancePoint = z.object({ date: z.string(), revenue: z.number(), cost: z.number() });
+export type TFinancePoint = z.infer<typeof ZFinancePoint>;
 export const ZTruckBreakdownRow = z.object({
   truckId: z.string(),
   plate: z.string().nullable(),
@@ -216,4 +249,6 @@ export const ZTruckBreakdownRow = z.object({
   gross: z.number(),
   margin: z.number().nullable(),
 });
+export type TTruckBreakdownRow = z.infer<typeof ZTruckBreakdownRow>;
 export const ZCostMixRow = z.object({ type: z.string(), amount: z.number() });
+export type TCostMixRow = z.infer<typeof ZCostMixRow>;

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { zIntId } from './common';
+
+/** Who receives operational alerts (Telegram and the recorded list): active ADMIN and OPS users. */
+export const ALERT_RECIPIENT_ROLES = ['ADMIN', 'OPS'] as const;
+
+export const RECIPIENT_NOT_FOUND = 'Recipient not found.';
 
 export const CHAT_ID_MESSAGE = 'Telegram chat id must be numeric; group ids start with -100.';
 
@@ -8,7 +14,7 @@ export function validTelegramChatId(v: string): boolean {
 }
 
 export const ZNotificationTargetUpdate = z.object({
-  id: z.coerce.number().int().positive('Recipient not found.'),
+  id: zIntId(RECIPIENT_NOT_FOUND),
   telegramChatId: z.preprocess(
     (v) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : v),
     z
@@ -19,6 +25,8 @@ export const ZNotificationTargetUpdate = z.object({
   ),
 });
 
+export type TNotificationTargetUpdate = z.infer<typeof ZNotificationTargetUpdate>;
+
 export const ZNotificationRecipient = z.object({
   id: z.number(),
   name: z.string(),
@@ -27,7 +35,16 @@ export const ZNotificationRecipient = z.object({
   telegramChatId: z.string().nullable(),
 });
 
+export type TNotificationRecipient = z.infer<typeof ZNotificationRecipient>;
+
+/** Telegram refused the recipient's latest alert in their current chat (400 chat not found, 403 blocked). */
+export const ZDeliveryFailure = z.object({ error: z.string(), at: z.string() });
+
+export const ZNotificationTarget = ZNotificationRecipient.extend({ failing: ZDeliveryFailure.nullable() });
+export type TNotificationTarget = z.infer<typeof ZNotificationTarget>;
+
 export const ZNotificationTargets = z.object({
-  recipients: z.array(ZNotificationRecipient),
+  recipients: z.array(ZNotificationTarget),
   botConfigured: z.boolean(),
 });
+export type TNotificationTargets = z.infer<typeof ZNotificationTargets>;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { MAX_TRUCKS_PER_ORDER, MESSAGES, MIN_TRUCKS_PER_ORDER, PASSWORD_MIN_LENGTH } from '../constants';
+import { SITE_SOURCES } from '../domain/geofence';
 import { ZEmail, ZPersonName, ZPhone } from './auth';
+import { blankToUndefined, zCalendarDate, zDistanceKm, zIntId, zNumber, zText } from './common';
+import { ZDeliveryProof } from './loads';
+import { ZListedPayment } from './payments';
 
 export const ORDER_MESSAGES = {
   siteRequired: 'Site is required.',
@@ -15,34 +19,27 @@ export const ORDER_MESSAGES = {
   accountExists:
     'An account with this email already exists. Sign in to place your order, or order without a portal login.',
   orderNotFound: 'Order not found.',
-  notYourOrder: 'This order belongs to another customer.',
   paymentClosed: 'This order no longer takes payment confirmations.',
 } as const;
 
 export const ZSandType = z.enum(['coarse', 'smooth'], { error: ORDER_MESSAGES.sandType });
-export const ZTrucks = z.coerce
-  .number({ error: ORDER_MESSAGES.trucksRange })
-  .int(ORDER_MESSAGES.trucksRange)
-  .min(MIN_TRUCKS_PER_ORDER, ORDER_MESSAGES.trucksRange)
-  .max(MAX_TRUCKS_PER_ORDER, ORDER_MESSAGES.trucksRange);
-export const ZSite = z
-  .string({ error: ORDER_MESSAGES.siteRequired })
-  .trim()
-  .min(1, ORDER_MESSAGES.siteRequired)
-  .max(300, 'Site description is too long.');
+export const ZTrucks = zNumber({
+  message: ORDER_MESSAGES.trucksRange,
+  min: MIN_TRUCKS_PER_ORDER,
+  max: MAX_TRUCKS_PER_ORDER,
+  maxMessage: ORDER_MESSAGES.trucksRange,
+  decimals: 0,
+  decimalsMessage: ORDER_MESSAGES.trucksRange,
+});
+export const ZSite = zText({ label: 'Site description', max: 300, required: ORDER_MESSAGES.siteRequired });
 /** Sent only when the customer fills it in; empty, null and absent all mean "estimate it". */
 export const ZOptionalDistance = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.coerce
-    .number({ error: ORDER_MESSAGES.distance })
-    .positive(ORDER_MESSAGES.distance)
-    .max(2000, ORDER_MESSAGES.distance)
-    .optional(),
+  blankToUndefined,
+  zDistanceKm(ORDER_MESSAGES.distance).optional(),
 );
-export const ZDateNeeded = z
-  .string({ error: ORDER_MESSAGES.dateNeeded })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, ORDER_MESSAGES.dateNeeded)
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), ORDER_MESSAGES.dateNeeded);
+export const ZDateNeeded = zCalendarDate(ORDER_MESSAGES.dateNeeded);
+/** The customer asks for delivery outside the transport window (an overnight pour). */
+export const ZOvernightPour = z.boolean({ error: 'Overnight pour is true or false.' }).optional();
 
 export const ZQuoteInput = z.object({
   site: ZSite,
@@ -65,12 +62,11 @@ export type TQuote = z.infer<typeof ZQuote>;
 
 export const ZPortalAccount = z
   .object({
-    password: z
-      .string({ error: MESSAGES.passwordTooShort })
-      .trim()
-      .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort)
-      .max(200),
-    confirmPassword: z.string().trim().optional(),
+    password: zText({ label: 'Password', max: 200, missing: MESSAGES.passwordTooShort }).min(
+      PASSWORD_MIN_LENGTH,
+      MESSAGES.passwordTooShort,
+    ),
+    confirmPassword: zText({ label: 'Password confirmation', max: 200 }).optional(),
   })
   .refine((a) => a.confirmPassword === undefined || a.confirmPassword === a.password, {
     message: MESSAGES.passwordsDoNotMatch,
@@ -81,12 +77,13 @@ export const ZGuestOrderInput = z
   .object({
     name: ZPersonName,
     phone: ZPhone.min(1, ORDER_MESSAGES.phoneRequired),
-    email: z.preprocess((v) => (v === '' || v === null ? undefined : v), ZEmail.optional()),
+    email: z.preprocess(blankToUndefined, ZEmail.optional()),
     site: ZSite,
     sandType: ZSandType,
     trucks: ZTrucks,
     distanceKm: ZOptionalDistance,
     dateNeeded: ZDateNeeded,
+    overnightPour: ZOvernightPour,
     account: ZPortalAccount.optional().nullable(),
   })
   .superRefine((o, ctx) => {
@@ -100,7 +97,8 @@ export const ZOrderInput = z.object({
   sandType: ZSandType,
   trucks: ZTrucks,
   distanceKm: ZOptionalDistance,
-  dateNeeded: z.preprocess((v) => (v === '' || v === null ? undefined : v), ZDateNeeded.optional()),
+  dateNeeded: z.preprocess(blankToUndefined, ZDateNeeded.optional()),
+  overnightPour: ZOvernightPour,
 });
 export type TOrderInput = z.infer<typeof ZOrderInput>;
 
@@ -123,10 +121,14 @@ export const ZOrderCreated = z.object({
   distanceSource: ZDistanceSource,
   truckCount: z.number(),
   sandType: ZSandType,
+  /** The account number to quote with the paybill: `MCH<id>`. */
+  accountRef: z.string(),
 });
 export type TOrderCreated = z.infer<typeof ZOrderCreated>;
 
 export const ZGuestOrderResult = ZOrderCreated.extend({
+  /** Lets whoever placed a guest order ask for its M-Pesa prompt (and follow it) for 24 h. */
+  paymentToken: z.string().optional(),
   account: z
     .object({
       token: z.string(),
@@ -143,16 +145,16 @@ export const ZGuestOrderResult = ZOrderCreated.extend({
 export type TGuestOrderResult = z.infer<typeof ZGuestOrderResult>;
 
 export const ZPaymentConfirmationInput = z.object({
-  id: z.coerce.number({ error: ORDER_MESSAGES.orderNotFound }).int().positive(ORDER_MESSAGES.orderNotFound),
-  method: z.string({ error: ORDER_MESSAGES.methodInvalid }).trim().min(1, ORDER_MESSAGES.methodInvalid),
-  reference: z
-    .string({ error: ORDER_MESSAGES.referenceRequired })
-    .trim()
-    .min(1, ORDER_MESSAGES.referenceRequired)
-    .max(64, 'Payment reference is too long.'),
-  message: z.string().trim().max(1000, 'Message is too long.').optional().nullable(),
+  id: zIntId(ORDER_MESSAGES.orderNotFound),
+  method: zText({ label: 'Payment method', max: 64, required: ORDER_MESSAGES.methodInvalid }),
+  reference: zText({ label: 'Payment reference', max: 64, required: ORDER_MESSAGES.referenceRequired }),
+  message: zText({ label: 'Message', max: 1000, multiline: true }).optional().nullable(),
 });
 export type TPaymentConfirmationInput = z.infer<typeof ZPaymentConfirmationInput>;
+
+/** Where an order stands after a payment confirmation or review. */
+export const ZPaymentOutcome = z.object({ status: ZOrderStatus, paymentStatus: ZPaymentStatus });
+export type TPaymentOutcome = z.infer<typeof ZPaymentOutcome>;
 
 export const ZListedAssignment = z.object({
   id: z.number(),
@@ -163,6 +165,18 @@ export const ZListedAssignment = z.object({
   scheduledAt: z.string().nullable(),
   status: z.string(),
   driver: z.string().nullable(),
+  scheduledBeforePayment: z.boolean(),
+  inTransitAt: z.string().nullable().optional(),
+  arrivedAt: z.string().nullable().optional(),
+  deliveredAt: z.string().nullable().optional(),
+  /** The proof of delivery, in staff listings (null for the customer's, and before delivery). */
+  proof: ZDeliveryProof.nullable().optional(),
+  /** Staff listings: delivered by operations by hand, with no proof of delivery. */
+  withoutProof: z.boolean().optional(),
+  /** Staff listings: why ADMIN loaded it above the legal gross weight (null when within the limit). */
+  overrideReason: z.string().nullable().optional(),
+  /** Staff listings: scheduled or moved outside the transport hours (flagged, not refused). */
+  outsideWindow: z.boolean().optional(),
 });
 
 export const ZListedOrder = z.object({
@@ -178,8 +192,25 @@ export const ZListedOrder = z.object({
   distance_km: z.number(),
   distance_source: ZDistanceSource,
   date_needed: z.string().nullable(),
+  overnight_pour: z.boolean(),
   assignments: z.array(ZListedAssignment),
   name: z.string(),
   email: z.string(),
+  /** The account number to quote with the paybill: `MCH<id>`. */
+  accountRef: z.string(),
+  /** KES paid by payments that carry an amount (M-Pesa), what is still owed, and any overpayment. */
+  paid: z.number(),
+  balance: z.number(),
+  credit: z.number(),
+  payments: z.array(ZListedPayment),
+  /** The site's point and geofence radius (null until known: geocoder, gazetteer, pin, shared location or driver). */
+  siteLat: z.number().nullable(),
+  siteLng: z.number().nullable(),
+  siteRadiusM: z.number().nullable(),
+  siteSource: z.enum(SITE_SOURCES).nullable(),
+  /** The customer's public tracking page: `/track/{token}`. */
+  trackingUrl: z.string(),
+  /** The 4-digit code the customer gives the driver at delivery (in the customer's own listing only). */
+  deliveryCode: z.string().optional(),
 });
 export type TListedOrder = z.infer<typeof ZListedOrder>;

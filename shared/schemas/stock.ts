@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS, zIntId, zKes, zStockTrucks, zText, zTextId } from './common';
 
 export const STOCK_MESSAGES = {
   truckRequired: 'Select the truck receiving stock.',
@@ -9,23 +10,17 @@ export const STOCK_MESSAGES = {
 } as const;
 
 export const ZStockReceiptInput = z.object({
-  truckId: z.string({ error: STOCK_MESSAGES.truckRequired }).trim().min(1, STOCK_MESSAGES.truckRequired),
-  trucks: z.coerce
-    .number({ error: STOCK_MESSAGES.trucks })
-    .positive(STOCK_MESSAGES.trucks)
-    .max(1000, STOCK_MESSAGES.trucks),
+  truckId: zTextId(STOCK_MESSAGES.truckRequired),
+  trucks: zStockTrucks(STOCK_MESSAGES.trucks),
   category: z.enum(['coarse', 'smooth'], { error: 'Choose coarse or smooth sand.' }).default('coarse'),
-  costPerTonne: z.coerce
-    .number({ error: STOCK_MESSAGES.costPerTonne })
-    .positive(STOCK_MESSAGES.costPerTonne)
-    .max(1_000_000, STOCK_MESSAGES.costPerTonne),
-  description: z.string().trim().max(300).optional(),
+  costPerTonne: zKes(STOCK_MESSAGES.costPerTonne, LIMITS.costPerTonneKes),
+  description: zText({ label: 'Description', max: 300 }).optional(),
 });
 export type TStockReceiptInput = z.infer<typeof ZStockReceiptInput>;
 
 export const ZStockTxNoteInput = z.object({
-  id: z.coerce.number().int().positive(STOCK_MESSAGES.txNotFound),
-  reason: z.string({ error: STOCK_MESSAGES.note }).trim().min(1, STOCK_MESSAGES.note).max(300),
+  id: zIntId(STOCK_MESSAGES.txNotFound),
+  reason: zText({ label: 'Note', max: 300, required: STOCK_MESSAGES.note }),
 });
 
 export const ZStock = z.object({

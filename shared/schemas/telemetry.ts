@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MESSAGES } from '../constants';
+import { blankToUndefined, zTextId } from './common';
 
 export const ZTruckTelemetry = z.object({
   truckId: z.string(),
@@ -10,6 +12,10 @@ export const ZTruckTelemetry = z.object({
   speed: z.number().nullable(),
   idleMinutes: z.number().nullable(),
   lastUpdated: z.string().nullable(),
+  /** The phone's battery (%) from its latest fix or heartbeat. */
+  battery: z.number().nullable(),
+  /** When the device last reported (a fix or a heartbeat without one). */
+  lastSeen: z.string().nullable(),
   driverId: z.string().nullable(),
   driverName: z.string().nullable(),
   driverPhone: z.string().nullable(),
@@ -17,12 +23,11 @@ export const ZTruckTelemetry = z.object({
 });
 export type TTruckTelemetry = z.infer<typeof ZTruckTelemetry>;
 
+export const ZMapConfig = z.object({ tileUrl: z.string() });
+
 export const ZDriverDashboardInput = z
   .object({
-    driverId: z.preprocess(
-      (v) => (v === '' || v === null ? undefined : v),
-      z.string().trim().max(40).optional(),
-    ),
+    driverId: z.preprocess(blankToUndefined, zTextId(MESSAGES.unknownDriver, 40).optional()),
   })
   .optional();
 

@@ -1,0 +1,182 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAssignment, makeCost, makeDriver, makeOrder, makeStock, makeTruck } from '../test/factories';
+import { createTestApp, type TestApp } from '../test/helpers';
+import { rows } from './db';
+import { assignments, costs, drivers, orders, stockTransactions } from './schema';
+
+// Every rollup the dashboards and finance read is kept by triggers in the transaction of the rows it sums.
+// After a mixed run of writes (through the app and straight in SQL) each must equal a recomputation from
+// the raw rows, and its *_rebuild() must leave it as it was.
+let t: TestApp;
+const now = new Date('2026-11-26T09:00:00Z'); // Thursday 12:00 in Nairobi
+
+beforeAll(async () => {
+  t = await createTestApp({ now: () => now });
+});
+afterAll(() => t.close());
+
+/** Each rollup's non-zero rows, and the same sums recomputed here from the raw rows. */
+const ROLLUPS: Record<string, { kept: SQL; raw: SQL; rebuild: string }> = {
+  finance_daily: {
+    rebuild: 'finance_rebuild',
+    kept: sql`select day::text as day, truck_id as k, loads::int as n, orders::int as o,
+                     revenue_cents::text as r, cost_cents::text as c
+              from finance_daily where loads <> 0 or orders <> 0 or revenue_cents <> 0 or cost_cents <> 0`,
+    raw: sql`select day::text as day, k, sum(n)::int as n, sum(o)::int as o, sum(r)::text as r, sum(c)::text as c from (
+               select (a.delivered_at at time zone 'Africa/Nairobi')::date as day, a.truck_id as k, 1 as n, 0 as o,
+                      round(o.per_truck_cents * a.tonnes / 20) as r, 0 as c
+               from assignments a join orders o on o.id = a.order_id
+               where a.status = 'DELIVERED' and a.delivered_at is not null
+               union all
+               select (incurred_at at time zone 'Africa/Nairobi')::date, coalesce(truck_id, ''), 0, 0, 0, amount_cents
+               from costs where voided_at is null
+               union all
+               select (created_at at time zone 'Africa/Nairobi')::date, '', 0, 1, 0, 0
+               from orders where status <> 'CANCELLED'
+             ) x group by day, k`,
+  },
+  driver_daily: {
+    rebuild: 'driver_daily_rebuild',
+    kept: sql`select day::text as day, driver_id as k, loads::int as n, tonnes::text as w, revenue_cents::text as r
+              from driver_daily where loads <> 0 or tonnes <> 0 or revenue_cents <> 0`,
+    raw: sql`select (a.delivered_at at time zone 'Africa/Nairobi')::date::text as day, a.driver_id as k,
+                    count(*)::int as n, sum(a.tonnes)::text as w, sum(round(o.per_truck_cents * a.tonnes / 20))::text as r
+             from assignments a join orders o on o.id = a.order_id
+             where a.status = 'DELIVERED' and a.delivered_at is not null and a.driver_id is not null
+             group by 1, 2`,
+  },
+  cost_type_daily: {
+    rebuild: 'cost_type_daily_rebuild',
+    kept: sql`select day::text as day, type as k, cost_cents::text as c from cost_type_daily where cost_cents <> 0`,
+    raw: sql`select (incurred_at at time zone 'Africa/Nairobi')::date::text as day, type as k, sum(amount_cents)::text as c
+             from costs where voided_at is null group by 1, 2`,
+  },
+  yard_stock_balance: {
+    rebuild: 'yard_stock_rebuild',
+    kept: sql`select category as k, tonnes::text as w from yard_stock_balance where tonnes <> 0`,
+    raw: sql`select category as k, sum(tonnes)::text as w from stock_transactions group by 1 having sum(tonnes) <> 0`,
+  },
+};
+
+async function snapshot(query: SQL): Promise<string[]> {
+  return (await rows<Record<string, unknown>>(t.database.db, query)).map((r) => JSON.stringify(r)).sort();
+}
+
+describe('rollups kept by triggers', () => {
+  it('equal a recomputation from the raw rows after deliveries, un-deliveries, cancellations, edits, voids and deletes', async () => {
+    const db = t.database.db;
+    const ops = await t.signIn('OPS');
+    const [d1, d2, d3] = [await makeDriver(db), await makeDriver(db), await makeDriver(db)];
+    const [m1, m2] = [await makeTruck(db), await makeTruck(db)];
+    const coarse = await makeOrder(db, { trucks: 4, perTruckCents: 3_100_050, status: 'RECEIVED' });
+    const smooth = await makeOrder(db, { trucks: 2, sandType: 'smooth', status: 'RECEIVED' });
+    const doomed = await makeOrder(db, { trucks: 2, status: 'RECEIVED' });
+    const load = (orderId: number, truckId: string, driverId: string, over = {}) =>
+      makeAssignment(db, { orderId, truckId, driverId, ...over });
+    const move = (id: number, status: string) =>
+      t.call('PATCH', `/api/admin/assignments/${id}`, ops, { status }).then((r) => {
+        expect(r.statusCode, r.body).toBe(200);
+      });
+
+    // Deliveries through the app (each takes its stock out of the yard) and a yard receipt.
+    const a1 = await load(coarse.id, m1.id, d1.id, { tonnes: 13 });
+    const a2 = await load(smooth.id, m2.id, d2.id, { tonnes: 19.5 });
+    await move(a1.id, 'DELIVERED');
+    await move(a2.id, 'IN_TRANSIT');
+    await move(a2.id, 'DELIVERED');
+    const receipt = await t.call('POST', '/api/admin/stock/receipt', ops, {
+      truckId: m1.id,
+      trucks: 3,
+      category: 'coarse',
+      costPerTonne: 450,
+    });
+    expect(receipt.statusCode).toBe(201);
+
+    // A load delivered at 01:30 in Nairobi (the next day there), then un-delivered, re-delivered,
+    // re-weighed and handed to another truck and driver.
+    const late = await load(coarse.id, m2.id, d2.id, {
+      status: 'DELIVERED',
+      deliveredAt: new Date('2026-11-24T22:30:00Z'),
+    });
+    await db.update(assignments).set({ status: 'IN_TRANSIT' }).where(eq(assignments.id, late.id));
+    await db
+      .update(assignments)
+      .set({ status: 'DELIVERED', deliveredAt: new Date('2026-11-25T06:00:00Z') })
+      .where(eq(assignments.id, late.id));
+    await db
+      .update(assignments)
+      .set({ tonnes: 18.25, truckId: m1.id, driverId: d3.id })
+      .where(eq(assignments.id, late.id));
+
+    // A cancelled load and a cancelled order; a load moved to another order.
+    const cancelled = await load(coarse.id, m1.id, d1.id, {
+      status: 'DELIVERED',
+      deliveredAt: new Date('2026-11-23T08:00:00Z'),
+    });
+    await db.update(assignments).set({ status: 'CANCELLED' }).where(eq(assignments.id, cancelled.id));
+    await db.update(orders).set({ status: 'CANCELLED' }).where(eq(orders.id, doomed.id));
+    const moved = await load(doomed.id, m2.id, d1.id, { status: 'DELIVERED', deliveredAt: now });
+    await db.update(assignments).set({ orderId: smooth.id }).where(eq(assignments.id, moved.id));
+
+    // Costs: edited in every column the rollups key on, voided, un-voided, voided again, deleted.
+    const c1 = await makeCost(db, { truckId: m1.id, type: 'REPAIR', amountCents: 700_000, incurredAt: now });
+    await db
+      .update(costs)
+      .set({
+        truckId: m2.id,
+        type: 'LOADING',
+        amountCents: 150_050,
+        incurredAt: new Date('2026-11-24T21:30:00Z'),
+      })
+      .where(eq(costs.id, c1.id));
+    const c2 = await makeCost(db, { truckId: null, type: 'SALARY', amountCents: 90_000, incurredAt: now });
+    await db.update(costs).set({ voidedAt: now }).where(eq(costs.id, c2.id));
+    await db.update(costs).set({ voidedAt: null }).where(eq(costs.id, c2.id));
+    const c3 = await makeCost(db, { truckId: m1.id, type: 'FUEL', amountCents: 1_400_000, incurredAt: now });
+    await db.update(costs).set({ voidedAt: now, amountCents: 1_500_000 }).where(eq(costs.id, c3.id));
+    const c4 = await makeCost(db, { truckId: m2.id, type: 'OTHER', amountCents: 33_300, incurredAt: now });
+    await db.delete(costs).where(eq(costs.id, c4.id));
+
+    // Stock: a movement re-weighed and moved to the other category, another deleted.
+    const s1 = await makeStock(db, { tonnes: 40, category: 'coarse' });
+    await db
+      .update(stockTransactions)
+      .set({ tonnes: 35.5, category: 'smooth' })
+      .where(eq(stockTransactions.id, s1.id));
+    const s2 = await makeStock(db, { tonnes: 12.25, category: 'coarse' });
+    await db.delete(stockTransactions).where(eq(stockTransactions.id, s2.id));
+
+    // A re-priced order, a deleted delivered load, a deleted order with a delivered load, a deleted driver.
+    await db.update(orders).set({ perTruckCents: 3_300_000 }).where(eq(orders.id, coarse.id));
+    const gone = await load(coarse.id, m2.id, d2.id, { status: 'DELIVERED', deliveredAt: now });
+    await db.delete(assignments).where(eq(assignments.id, gone.id));
+    const dropped = await makeOrder(db, { status: 'RECEIVED' });
+    await load(dropped.id, m1.id, d1.id, { tonnes: 11, status: 'DELIVERED', deliveredAt: now });
+    await db.delete(orders).where(eq(orders.id, dropped.id));
+    await db.delete(drivers).where(eq(drivers.id, d2.id));
+
+    for (const [name, { kept, raw, rebuild }] of Object.entries(ROLLUPS)) {
+      const maintained = await snapshot(kept);
+      expect(maintained.length, name).toBeGreaterThan(0);
+      expect(maintained, name).toEqual(await snapshot(raw));
+      await db.execute(sql.raw(`select ${rebuild}()`));
+      expect(await snapshot(kept), `${name} after ${rebuild}()`).toEqual(maintained);
+    }
+  });
+
+  it('reads yard_stock from the running balance: the same sums as over every movement', async () => {
+    const [view] = await rows<Record<string, string>>(
+      t.database.db,
+      sql`select coarse_tonnes::text as c, smooth_tonnes::text as s, tonnes::text as t from yard_stock`,
+    );
+    const [raw] = await rows<Record<string, string>>(
+      t.database.db,
+      sql`select coalesce(sum(tonnes) filter (where category = 'coarse'), 0)::numeric(14,2)::text as c,
+                 coalesce(sum(tonnes) filter (where category = 'smooth'), 0)::numeric(14,2)::text as s,
+                 coalesce(sum(tonnes), 0)::numeric(14,2)::text as t
+          from stock_transactions`,
+    );
+    expect(view).toEqual(raw);
+  });
+});
