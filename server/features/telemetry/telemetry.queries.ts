@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { nearestPlaceName } from '../../../shared/domain/distance';
-import { idleMinutes } from '../../../shared/domain/telemetry';
-import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
-import type { Context } from '../../context';
+import { type DbOrTx, rows as sqlRows } from '../../../drizzle/db';
 
-interface Row {
+export interface TruckPositionRow {
   truck_id: string;
   plate: string | null;
   lat: number | null;
@@ -14,6 +11,8 @@ interface Row {
   speed_kmh: number | null;
   fix_time: string | Date | null;
   last_moved_at: string | Date | null;
+  battery: number | null;
+  last_seen_at: string | Date | null;
   driver_id: string | null;
   driver_name: string | null;
   driver_phone: string | null;
@@ -21,12 +20,11 @@ interface Row {
 }
 
 /** Trucks with their latest position; `onlyDriver` limits to a driver's own trucks (primary or loaded). */
-export async function truckTelemetry(
-  ctx: Pick<Context, 'deps' | 'now'>,
-  onlyDriver?: string,
-): Promise<TTruckTelemetry[]> {
-  const rows = await ctx.deps.database.rows<Row>(sql`
-    select t.id as truck_id, t.plate, l.lat, l.lng, l.address, l.status, l.speed_kmh, l.fix_time, l.last_moved_at,
+export function truckPositionRows(db: DbOrTx, onlyDriver?: string) {
+  return sqlRows<TruckPositionRow>(
+    db,
+    sql`
+    select t.id as truck_id, t.plate, l.lat, l.lng, l.address, l.status, l.speed_kmh, l.fix_time, l.last_moved_at, l.battery, l.last_seen_at,
            d.id as driver_id, d.name as driver_name, d.phone as driver_phone, d.email as driver_email
     from trucks t
     left join truck_latest l on l.truck_id = t.id
@@ -34,30 +32,17 @@ export async function truckTelemetry(
     ${
       onlyDriver
         ? sql`where t.primary_driver_id = ${onlyDriver} or exists (
-            select 1 from assignments a where a.truck_id = t.id and a.driver_id = ${onlyDriver} and a.status in ('SCHEDULED','IN_TRANSIT'))`
+            select 1 from assignments a where a.truck_id = t.id and a.driver_id = ${onlyDriver} and a.status in ('SCHEDULED','IN_TRANSIT','ARRIVED'))`
         : sql``
     }
-    order by t.plate, t.id`);
-  const now = ctx.now();
-  return rows.map((r) => {
-    const lastUpdated = r.fix_time ? new Date(r.fix_time) : null;
-    const hasFix = r.lat !== null && r.lng !== null;
-    return {
-      truckId: r.truck_id,
-      plate: r.plate,
-      lat: r.lat,
-      lng: r.lng,
-      address: r.address ?? (hasFix ? nearestPlaceName({ lat: r.lat!, lng: r.lng! }) : null),
-      status: r.status,
-      speed: r.speed_kmh === null ? null : Math.round(r.speed_kmh * 10) / 10,
-      idleMinutes: hasFix
-        ? idleMinutes(r.last_moved_at ? new Date(r.last_moved_at) : null, lastUpdated, now)
-        : null,
-      lastUpdated: lastUpdated?.toISOString() ?? null,
-      driverId: r.driver_id,
-      driverName: r.driver_name,
-      driverPhone: r.driver_phone,
-      driverEmail: r.driver_email,
-    };
-  });
+    order by t.plate, t.id`,
+  );
+}
+
+/** Every tracker's device id with its truck. */
+export function deviceTrucks(db: DbOrTx) {
+  return sqlRows<{ id: string; device_id: string }>(
+    db,
+    sql`select id, device_id from trucks where device_id is not null`,
+  );
 }

@@ -1,85 +1,100 @@
-import { sql } from 'drizzle-orm';
-import sharp from 'sharp';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows as sqlRows } from '../../../drizzle/db';
+import { alertDeliveries, truckPositions } from '../../../drizzle/schema';
 import {
-  alertDeliveries,
-  assignments,
-  drivers,
-  orders,
-  truckPositions,
-  trucks,
-} from '../../../drizzle/schema';
-import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
+  makeAssignment,
+  makeDriver,
+  makeLatestPosition,
+  makeOrder,
+  makeTruck,
+  unique,
+} from '../../../test/factories';
+import { poisonMix } from '../../../test/fixtures/telemetry-poison';
+import { NOW, TRACKER_REQUESTS, type TrackerRequest } from '../../../test/fixtures/traccar-requests';
+import { createTestApp, type TestApp } from '../../../test/helpers';
+import { until } from '../../../test/until';
 
 let t: TestApp;
-let now = new Date('2026-11-26T09:00:00Z'); // Thursday
-let admin: SignedIn;
+let now: Date;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    now: () => now,
-    config: { dataDir: `/tmp/mchanga-telemetry-test-${process.pid}` },
-  });
-  admin = await t.signIn('ADMIN');
-  await t.database.db.insert(drivers).values([
-    { id: 'DRV-1', name: 'Kamau One', phone: '0700000001' },
-    { id: 'DRV-2', name: 'Wanjiru Two' },
-  ]);
-  await t.database.db.insert(trucks).values([
-    { id: 'TRK-1', plate: 'KCA 001A', primaryDriverId: 'DRV-1', deviceId: 'phone-001' },
-    { id: 'TRK-2', plate: 'KCB 002B', primaryDriverId: 'DRV-2', deviceId: 'tracker-002' },
-    { id: 'TRK-3', plate: 'KCC 003C' },
-  ]);
+  t = await createTestApp({ now: () => now });
 });
 afterAll(() => t.close());
 
-const osmand = (query: string) => t.app.inject({ method: 'POST', url: `/api/telemetry/osmand?${query}` });
+const osmand = (query: string) => t.call('POST', `/api/telemetry/osmand?${query}`);
+/** A device's discard counters, once the batcher has passed them on (they never hold the answer). */
+async function discardsOf(deviceId: string, total = 1) {
+  return until(
+    async () => {
+      await t.jobs.drain();
+      const rows = await sqlRows<{ reason: string; count: number }>(
+        t.database.db,
+        sql`select reason, count from telemetry_discards where device_id = ${deviceId} order by reason`,
+      );
+      return rows.reduce((n, r) => n + r.count, 0) >= total ? rows : undefined;
+    },
+    3_000,
+    `discards of ${deviceId}`,
+  );
+}
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+const trackedTruck = (over: Parameters<typeof makeTruck>[1] = {}) =>
+  makeTruck(t.database.db, { deviceId: unique('dev-').toLowerCase(), ...over });
+/** The live-trucks list as ADMIN sees it. */
+const liveTrucks = async () =>
+  (await t.call('GET', '/api/telemetry/trucks', await t.signIn('ADMIN'))).json() as Array<
+    Record<string, unknown> & { truckId: string }
+  >;
 
 describe('telemetry ingestion', () => {
   it('accepts OsmAnd by GET, POST query and POST form, and Traccar Client JSON', async () => {
+    now = new Date('2026-11-26T09:00:00Z'); // Thursday
+    const driver = await makeDriver(t.database.db, { name: 'Kamau One', phone: '0700000001' });
+    const phone = await trackedTruck({ primaryDriverId: driver.id });
+    const tracker = await trackedTruck();
+    const idle = await makeTruck(t.database.db);
     const ts = epoch(new Date(now.getTime() - 10 * 60_000));
     expect(
       (
-        await t.app.inject({
-          url: `/api/telemetry/osmand?id=phone-001&lat=-1.1466&lon=36.9609&timestamp=${ts}&speed=0`,
-        })
+        await t.call(
+          'GET',
+          `/api/telemetry/osmand?id=${phone.deviceId}&lat=-1.1466&lon=36.9609&timestamp=${ts}&speed=0`,
+        )
       ).statusCode,
     ).toBe(200);
     expect(
       (
         await osmand(
-          `deviceid=phone-001&location=-1.1400,36.9700&timestamp=${ts + 60}&speed=20&bearing=90&batt=80`,
+          `deviceid=${phone.deviceId}&location=-1.1400,36.9700&timestamp=${ts + 60}&speed=20&bearing=90&batt=80`,
         )
       ).statusCode,
     ).toBe(200);
-    const form = await t.app.inject({
-      method: 'POST',
-      url: '/api/telemetry/osmand',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `id=tracker-002&lat=-1.0333&lon=37.0693&timestamp=${(ts + 60) * 1000}&speed=0&ignition=false`,
-    });
+    const form = await t.call(
+      'POST',
+      '/api/telemetry/osmand',
+      null,
+      `id=${tracker.deviceId}&lat=-1.0333&lon=37.0693&timestamp=${(ts + 60) * 1000}&speed=0&ignition=false`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
     expect(form.statusCode).toBe(200);
-    const json = await t.app.inject({
-      method: 'POST',
-      url: '/api/telemetry/osmand',
-      payload: {
-        device_id: 'phone-001',
-        location: {
-          timestamp: new Date(now.getTime() - 60_000).toISOString(),
-          coords: { latitude: -1.1, longitude: 37.01, speed: 0, heading: 10 },
-          battery: { level: 0.5 },
-        },
+    const json = await t.call('POST', '/api/telemetry/osmand', null, {
+      device_id: phone.deviceId,
+      location: {
+        timestamp: new Date(now.getTime() - 60_000).toISOString(),
+        coords: { latitude: -1.1, longitude: 37.01, speed: 0, heading: 10 },
+        battery: { level: 0.5 },
       },
     });
     expect(json.statusCode).toBe(200);
     await t.jobs.drain();
     const history = await t.database.db.select().from(truckPositions);
-    expect(history).toHaveLength(4);
-    const res = await t.app.inject({ url: '/api/telemetry/trucks', headers: admin.headers });
-    const one = res.json().find((r: { truckId: string }) => r.truckId === 'TRK-1');
+    expect(history.filter((p) => p.truckId === phone.id || p.truckId === tracker.id)).toHaveLength(4);
+    const live = await liveTrucks();
+    const one = live.find((r) => r.truckId === phone.id)!;
     expect(one).toMatchObject({
-      plate: 'KCA 001A',
+      plate: phone.plate,
       lat: -1.1,
       lng: 37.01,
       speed: 0,
@@ -91,216 +106,244 @@ describe('telemetry ingestion', () => {
     // Last moved at ts+60 (20 knots): 9 minutes idle since.
     expect(one.idleMinutes).toBe(9);
     expect(one.address).toMatch(/^Near /);
-    const three = res.json().find((r: { truckId: string }) => r.truckId === 'TRK-3');
-    expect(three).toMatchObject({ lat: null, idleMinutes: null, lastUpdated: null });
+    expect(live.find((r) => r.truckId === idle.id)).toMatchObject({
+      lat: null,
+      idleMinutes: null,
+      lastUpdated: null,
+    });
   });
 
   it('writes nothing twice when the same fixes arrive again or a job re-runs', async () => {
+    now = new Date('2026-11-26T09:00:00Z');
+    const truck = await trackedTruck();
+    await osmand(`id=${truck.deviceId}&lat=-1.0333&lon=37.0693&timestamp=${epoch(now) - 9 * 60}&speed=0`);
     const ts = epoch(new Date(now.getTime() - 30 * 60_000));
-    await osmand(`id=tracker-002&lat=-1.0&lon=37.0&timestamp=${ts}`);
-    await osmand(`id=tracker-002&lat=-1.0&lon=37.0&timestamp=${ts}`);
+    await osmand(`id=${truck.deviceId}&lat=-1.0&lon=37.0&timestamp=${ts}`);
+    await osmand(`id=${truck.deviceId}&lat=-1.0&lon=37.0&timestamp=${ts}`);
     await t.jobs.drain();
     const rows = await t.database.db
       .select()
       .from(truckPositions)
-      .where(sql`${truckPositions.fixTime} = ${new Date(ts * 1000).toISOString()}`);
+      .where(and(eq(truckPositions.truckId, truck.id), eq(truckPositions.fixTime, new Date(ts * 1000))));
     expect(rows).toHaveLength(1);
     // An older fix never replaces the latest position.
-    const latest = (await t.app.inject({ url: '/api/telemetry/trucks', headers: admin.headers }))
-      .json()
-      .find((r: { truckId: string }) => r.truckId === 'TRK-2');
+    const latest = (await liveTrucks()).find((r) => r.truckId === truck.id)!;
     expect(latest.lat).toBe(-1.0333);
   });
 
   it.each([
     ['id=unknown-device&lat=1&lon=2', 404, /Unknown device/],
-    ['id=phone-001&lat=91&lon=2', 400, /Latitude/],
-    ['id=phone-001&lat=1&lon=-181', 400, /Longitude/],
-    ['id=phone-001&lat=1&lon=2&timestamp=915148799', 400, /Fix time/],
-    [`id=phone-001&lat=1&lon=2&timestamp=${epoch(new Date('2026-11-28T00:00:00Z'))}`, 400, /Fix time/],
-    ['id=phone-001&lat=1&lon=2&speed=870', 400, /Speed/],
     ['lat=1&lon=2', 400, /device id/],
   ])('refuses %s with %i', async (query, status, message) => {
+    now = new Date('2026-11-26T09:00:00Z');
     const res = await osmand(query);
     expect(res.statusCode).toBe(status);
     expect(res.json().error).toMatch(message);
   });
 
+  // A refused fix is resent by the tracker forever and holds back every later one: answered, discarded, counted.
+  it.each([
+    ['id={device}&lat=91&lon=2', /Latitude/],
+    ['id={device}&lat=1&lon=-181', /Longitude/],
+    ['id={device}&lat=1&lon=2&timestamp=915148799', /Fix time/],
+    [`id={device}&lat=1&lon=2&timestamp=${epoch(new Date('2026-11-28T00:00:00Z'))}`, /Fix time/],
+    ['id={device}&lat=1&lon=2&speed=870', /Speed/],
+  ])('answers %s with 200 and counts the fix as discarded', async (query, reason) => {
+    now = new Date('2026-11-26T09:00:00Z');
+    const truck = await trackedTruck();
+    const res = await osmand(query.replace('{device}', truck.deviceId!));
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ accepted: 0, discarded: 1 });
+    const counted = await discardsOf(truck.deviceId!);
+    expect(counted).toEqual([{ reason: expect.stringMatching(reason), count: 1 }]);
+    expect(
+      await t.database.db.select().from(truckPositions).where(eq(truckPositions.truckId, truck.id)),
+    ).toEqual([]);
+  });
+
   it('lets a DRIVER see only their trucks and FUEL read; customers are refused', async () => {
-    const driver = await t.signIn('DRIVER', { driverId: 'DRV-2' });
-    const seen = (await t.app.inject({ url: '/api/telemetry/trucks', headers: driver.headers })).json();
-    expect(seen.map((r: { truckId: string }) => r.truckId)).toEqual(['TRK-2']);
-    expect(
-      (await t.app.inject({ url: '/api/telemetry/trucks', headers: (await t.signIn('FUEL')).headers }))
-        .statusCode,
-    ).toBe(200);
-    expect(
-      (await t.app.inject({ url: '/api/telemetry/trucks', headers: (await t.signIn('CUSTOMER')).headers }))
-        .statusCode,
-    ).toBe(403);
-    expect((await t.app.inject({ url: '/api/telemetry/trucks' })).statusCode).toBe(401);
+    now = new Date('2026-11-26T09:00:00Z');
+    const driver = await makeDriver(t.database.db);
+    const own = await trackedTruck({ primaryDriverId: driver.id });
+    await trackedTruck();
+    const self = await t.signIn('DRIVER', { driverId: driver.id });
+    const seen = (await t.call('GET', '/api/telemetry/trucks', self)).json();
+    expect(seen.map((r: { truckId: string }) => r.truckId)).toEqual([own.id]);
+    expect((await t.call('GET', '/api/telemetry/trucks', await t.signIn('FUEL'))).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/telemetry/trucks', await t.signIn('CUSTOMER'))).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/telemetry/trucks')).statusCode).toBe(401);
   });
 
   it('alerts once when a loaded truck stands idle too long', async () => {
+    now = new Date('2026-11-26T09:00:00Z');
     await t.signIn('OPS');
-    const [o] = await t.database.db
-      .insert(orders)
-      .values({
-        name: 'C',
-        site: 'Ruiru',
-        sandType: 'coarse',
-        trucks: 1,
-        perTruckCents: 3_200_000,
-        totalCents: 3_200_000,
-        distanceKm: 10,
-        distanceSource: 'manual',
-        status: 'RECEIVED',
-      })
-      .returning();
-    await t.database.db
-      .insert(assignments)
-      .values({ orderId: o!.id, truckId: 'TRK-2', driverId: 'DRV-2', status: 'IN_TRANSIT' });
+    const driver = await makeDriver(t.database.db);
+    const truck = await trackedTruck({ primaryDriverId: driver.id });
+    const order = await makeOrder(t.database.db, { status: 'RECEIVED' });
+    await makeAssignment(t.database.db, {
+      orderId: order.id,
+      truckId: truck.id,
+      driverId: driver.id,
+      status: 'IN_TRANSIT',
+    });
+    // Stopped 9 minutes ago: not yet idle too long.
+    await osmand(`id=${truck.deviceId}&lat=-1.0333&lon=37.0693&timestamp=${epoch(now) - 9 * 60}&speed=0`);
+    await t.jobs.drain();
     now = new Date(now.getTime() + 60 * 60_000);
-    await osmand(`id=tracker-002&lat=-1.0333&lon=37.0693&timestamp=${epoch(now)}&speed=0`);
-    await osmand(`id=tracker-002&lat=-1.0333&lon=37.0693&timestamp=${epoch(now) + 30}&speed=0`);
+    await osmand(`id=${truck.deviceId}&lat=-1.0333&lon=37.0693&timestamp=${epoch(now)}&speed=0`);
+    await osmand(`id=${truck.deviceId}&lat=-1.0333&lon=37.0693&timestamp=${epoch(now) + 30}&speed=0`);
     await t.jobs.drain();
     const alerts = await t.database.db
       .select()
       .from(alertDeliveries)
-      .where(sql`${alertDeliveries.eventKey} like 'truck.idle:TRK-2@%'`);
+      .where(like(alertDeliveries.eventKey, `truck.idle:${truck.id}@%`));
     expect(new Set(alerts.map((a) => a.eventKey)).size).toBe(1);
   });
 });
 
-describe('driver dashboard and profile', () => {
-  it('computes the week from delivered loads, with rank, trend and recent loads; a driver sees only their own', async () => {
-    now = new Date('2026-11-26T12:00:00Z');
-    const mk = async (
-      driverId: string,
-      truckId: string,
-      tonnes: number,
-      deliveredAt: string | null,
-      perTruckCents = 3_200_000,
-    ) => {
-      const [o] = await t.database.db
-        .insert(orders)
-        .values({
-          name: 'C',
-          site: `Site ${tonnes}`,
-          sandType: 'coarse',
-          trucks: 1,
-          perTruckCents,
-          totalCents: perTruckCents,
-          distanceKm: 10,
-          distanceSource: 'manual',
-          status: 'RECEIVED',
-        })
-        .returning();
-      await t.database.db.insert(assignments).values({
-        orderId: o!.id,
-        truckId,
-        driverId,
-        tonnes,
-        status: deliveredAt ? 'DELIVERED' : 'SCHEDULED',
-        deliveredAt: deliveredAt ? new Date(deliveredAt) : null,
-      });
-    };
-    await mk('DRV-1', 'TRK-1', 20, '2026-11-24T08:00:00Z');
-    await mk('DRV-1', 'TRK-1', 18, '2026-11-25T08:00:00Z');
-    await mk('DRV-1', 'TRK-1', 20, '2026-11-18T08:00:00Z'); // last week
-    await mk('DRV-2', 'TRK-2', 20, '2026-11-24T08:00:00Z', 4_000_000);
-    await mk('DRV-1', 'TRK-1', 20, null);
+describe('poison mixed with valid fixes: every acknowledged position is stored', () => {
+  const send = (r: { query?: string; json?: unknown }) =>
+    r.json ? t.call('POST', '/api/telemetry/osmand', null, r.json) : osmand(r.query!);
 
-    const self = await t.signIn('DRIVER', { driverId: 'DRV-1' });
-    const res = await t.app.inject({ url: '/api/driver/dashboard?driverId=DRV-1', headers: self.headers });
-    expect(res.statusCode).toBe(200);
-    const d = res.json();
-    expect(d).toMatchObject({ driverName: 'Kamau One', rank: 1 });
-    expect(d.summary).toEqual({
-      loadsDelivered: 2,
-      tonnesDelivered: 38,
-      weeklyRevenue: 60800,
-      previousWeekRevenue: 32000,
-      averageTonnesPerLoad: 19,
-      trend: -0.05,
-    });
-    expect(d.leaderboard).toEqual([
-      { driverId: 'DRV-1', name: 'Kamau One', revenue: 60800 },
-      { driverId: 'DRV-2', name: 'Wanjiru Two', revenue: 40000 },
-    ]);
-    expect(d.assignments.length).toBeGreaterThanOrEqual(4);
-    expect(d.assignments[0]).toMatchObject({
-      site: expect.any(String),
-      plate: 'KCA 001A',
-      estimatedRevenue: expect.any(Number),
-    });
-    expect(d.telemetry.map((x: { truckId: string }) => x.truckId)).toEqual(['TRK-1']);
-
-    expect(
-      (await t.app.inject({ url: '/api/driver/dashboard?driverId=DRV-2', headers: self.headers })).statusCode,
-    ).toBe(403);
-    expect(
-      (await t.app.inject({ url: '/api/driver/dashboard', headers: self.headers })).json().driverId,
-    ).toBe('DRV-1');
-    expect(
-      (await t.app.inject({ url: '/api/driver/dashboard?driverId=DRV-2', headers: admin.headers })).json()
-        .rank,
-    ).toBe(2);
-    expect((await t.app.inject({ url: '/api/driver/dashboard', headers: admin.headers })).json()).toEqual({
-      error: 'Pick a driver before saving profile changes.',
-    });
-    const unlinked = await t.signIn('DRIVER', { driverId: null });
-    expect((await t.app.inject({ url: '/api/driver/dashboard', headers: unlinked.headers })).statusCode).toBe(
-      403,
+  it('in one batch and across batches (embedded)', async () => {
+    now = new Date('2026-11-26T09:00:00Z');
+    const [a, b, p] = [await trackedTruck(), await trackedTruck(), await trackedTruck()];
+    const devices = { a: a.deviceId!, b: b.deviceId!, p: p.deviceId! };
+    let acknowledged = 0;
+    let poisonAcknowledged = 0;
+    for (const [round, t0] of [
+      ['one batch', now.getTime() - 3600_000],
+      ['across batches', now.getTime() - 1800_000],
+    ] as const) {
+      const { valid, poison } = poisonMix(devices, t0);
+      const requests = [...valid.slice(0, 100), ...poison, ...valid.slice(100)];
+      const answers = [];
+      if (round === 'one batch') answers.push(...(await Promise.all(requests.map(send))));
+      else for (const r of requests) answers.push(await send(r));
+      for (const [i, res] of answers.entries()) {
+        expect(res.statusCode, res.body).toBe(200);
+        const { accepted } = res.json() as { accepted: number };
+        if (poison.includes(requests[i]!)) poisonAcknowledged += accepted;
+        else acknowledged += accepted;
+      }
+    }
+    await t.jobs.drain();
+    const stored = async (truckIds: string[]) =>
+      (
+        await sqlRows<{ n: number }>(
+          t.database.db,
+          sql`select count(*)::int as n from truck_positions where truck_id in (${sql.join(
+            truckIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        )
+      )[0]!.n;
+    expect(acknowledged).toBe(398);
+    expect(await stored([a.id, b.id])).toBe(398);
+    // Five of the seven poison requests carry a fix that is stored made safe; two are discarded.
+    expect(poisonAcknowledged).toBe(10);
+    expect(await stored([p.id])).toBe(10);
+    const notes = await sqlRows<{ attributes: Record<string, unknown> }>(
+      t.database.db,
+      sql`select attributes from truck_positions where truck_id = ${p.id} and attributes ? 'note'`,
     );
+    expect(notes.map((n) => n.attributes.note)).toEqual(['ab', 'ab']);
     expect(
-      (await t.app.inject({ url: '/api/driver/dashboard', headers: (await t.signIn('OPS')).headers }))
-        .statusCode,
-    ).toBe(403);
+      await sqlRows(t.database.db, sql`select 1 from telemetry_quarantine where device_id = ${p.deviceId}`),
+    ).toEqual([]);
+  });
+});
+
+describe('device-id guessing', () => {
+  const from = (ip: string, query: string) =>
+    t.app.inject({ method: 'POST', url: `/api/telemetry/osmand?${query}`, remoteAddress: ip });
+
+  it('answers 404 twenty times per address in 15 minutes, then 429 for any device new to that address', async () => {
+    now = new Date('2026-11-26T09:00:00Z');
+    const fix = (device: string) => `id=${device}&lat=-1.1&lon=37.0&timestamp=${epoch(now)}`;
+    const regular = await trackedTruck();
+    const other = await trackedTruck();
+    expect((await from('10.9.0.1', fix(regular.deviceId!))).statusCode).toBe(200);
+    for (let i = 0; i < 20; i++) {
+      const res = await from('10.9.0.1', fix(`guess-${i}`));
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toMatch(/Unknown device/);
+    }
+    const guess = await from('10.9.0.1', fix('guess-20'));
+    expect(guess.statusCode).toBe(429);
+    expect(Number(guess.headers['retry-after'])).toBeGreaterThan(800);
+    // A right guess past the limit gets the same answer as a wrong one: nothing to learn.
+    const right = await from('10.9.0.1', fix(other.deviceId!));
+    expect(right.statusCode).toBe(429);
+    expect(right.json()).toEqual(guess.json());
+    // The device that was already sending from there goes on; other addresses are not affected.
+    expect((await from('10.9.0.1', fix(regular.deviceId!))).statusCode).toBe(200);
+    expect((await from('10.9.0.2', fix(other.deviceId!))).statusCode).toBe(200);
+    expect((await from('10.9.0.2', fix('guess-21'))).statusCode).toBe(404);
   });
 
-  it('lets a driver update their own profile and photo', async () => {
-    const self = await t.signIn('DRIVER', { driverId: 'DRV-2' });
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#123456' } })
-      .png()
-      .toBuffer();
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: '/api/driver/profile',
-      headers: self.headers,
-      payload: {
-        name: '  Wanjiru Kamau ',
-        email: 'wanjiru@example.co.ke',
-        phone: '0722333444',
-        photoData: `data:image/png;base64,${png.toString('base64')}`,
-      },
+  it('counts every unknown id of a JSON list', async () => {
+    const list = Array.from({ length: 25 }, (_, i) => ({ id: `list-guess-${i}`, lat: -1.1, lon: 37 }));
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/telemetry/osmand',
+      payload: list,
+      remoteAddress: '10.9.0.3',
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({
-      id: 'DRV-2',
-      name: 'Wanjiru Kamau',
-      email: 'wanjiru@example.co.ke',
-      photoPath: expect.stringMatching(/^driver-photo-/),
-    });
+    expect(first.statusCode).toBe(404);
+    expect((await from('10.9.0.3', 'id=list-guess-99&lat=-1.1&lon=37.0')).statusCode).toBe(429);
+  });
+});
+
+describe("Traccar compatibility: the decoder test vectors and the clients' exact requests", () => {
+  /** The request as the tracker sends it, with its device id swapped for the truck's own. */
+  function send(r: TrackerRequest, deviceId: string) {
+    const swap = (text: string) =>
+      r.deviceId ? text.replace(new RegExp(`(?<=[=":])${r.deviceId}(?=[&"]|$)`, 'g'), deviceId) : text;
+    const url = `/api/telemetry/osmand${r.query ? swap(r.query) : ''}`;
+    if (r.json !== undefined)
+      return t.call(r.method, url, null, swap(r.json), { 'content-type': 'application/json' });
+    if (r.form !== undefined)
+      return t.call(r.method, url, null, swap(r.form), {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
+    return t.call(r.method, url);
+  }
+
+  it.each(TRACKER_REQUESTS.map((r) => [r.name, r] as const))('%s', async (_name, r) => {
+    now = NOW;
+    const truck = await trackedTruck();
+    const before = { lat: -1.5, lng: 36.5, fixTime: new Date(NOW.getTime() - 2 * 3600_000) };
+    await makeLatestPosition(t.database.db, { truckId: truck.id, ...before });
+    const res = await send(r, truck.deviceId!);
+    expect(res.statusCode, res.body).toBe(r.expect.status);
+    await t.jobs.drain();
+    const rows = await t.database.db
+      .select()
+      .from(truckPositions)
+      .where(eq(truckPositions.deviceId, truck.deviceId!))
+      .orderBy(truckPositions.fixTime);
+    const round = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
     expect(
-      (await t.app.inject({ url: `/api/uploads/${res.json().photoPath}`, headers: self.headers })).statusCode,
-    ).toBe(200);
-    const bad = await t.app.inject({
-      method: 'PUT',
-      url: '/api/driver/profile',
-      headers: self.headers,
-      payload: { name: '' },
-    });
-    expect(bad.json()).toEqual({ error: 'Driver name is required.' });
-    expect(
-      (
-        await t.app.inject({
-          method: 'PUT',
-          url: '/api/driver/profile',
-          headers: admin.headers,
-          payload: { name: 'x' },
-        })
-      ).statusCode,
-    ).toBe(403);
+      rows.map((p) => ({ ...p, fixTime: p.fixTime.toISOString(), speedKmh: round(p.speedKmh) })),
+    ).toMatchObject(r.expect.stored ?? []);
+    expect(rows).toHaveLength(r.expect.stored?.length ?? 0);
+    if (r.expect.heartbeat) {
+      const [latest] = await sqlRows<{
+        lat: number;
+        lng: number;
+        battery: number | null;
+        last_seen_at: Date;
+      }>(
+        t.database.db,
+        sql`select lat, lng, battery, last_seen_at from truck_latest where truck_id = ${truck.id}`,
+      );
+      expect(latest).toMatchObject({ lat: before.lat, lng: before.lng, ...r.expect.heartbeat });
+      expect(new Date(latest!.last_seen_at).toISOString()).toBe(NOW.toISOString());
+    }
+    if (r.expect.discarded !== undefined) {
+      const counted = await discardsOf(truck.deviceId!, r.expect.discarded);
+      expect(counted.reduce((n, c) => n + c.count, 0)).toBe(r.expect.discarded);
+    }
   });
 });

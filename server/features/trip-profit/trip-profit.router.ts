@@ -1,0 +1,20 @@
+import { ZFinanceRangeInput } from '../../../shared/schemas/money';
+import { ZTripProfitReport } from '../../../shared/schemas/trip-profit';
+import { roleProcedure, router } from '../../trpc';
+import { tripProfit } from './trip-profit.service';
+
+export const tripProfitRouter = router({
+  list: roleProcedure('ADMIN')
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/finance/trips',
+        summary:
+          "Profit per delivered trip (revenue less fuel share, linked loading/offloading costs, driver allowance, county cess) and per truck, with the truck's costs that belong to no trip",
+        example: { from: '2026-11-01', to: '2026-11-23' },
+      },
+    })
+    .input(ZFinanceRangeInput)
+    .output(ZTripProfitReport)
+    .query(({ ctx, input }) => tripProfit(ctx.db, ctx.deps.settings, input, ctx.now())),
+});
