@@ -1,24 +1,43 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import helmet from '@fastify/helmet';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { Settings } from '../shared/settings';
 import type { AppDeps } from './context';
 import { createRequestContext } from './context';
 import { toHttpError } from './errors';
+import { registerMpesaCallbacks } from './features/mpesa/mpesa.callbacks';
+import { pricingInfo } from './features/pricing/pricing.service';
 import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
+import { registerLandingPage } from './landing-html';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
 import { type AppRouter, appRouter } from './router';
+import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
+
+export interface ApiRoute {
+  method: string;
+  /** Fastify syntax (`:id`). */
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: ApiRoute[];
+  }
+}
 
 export interface BuildAppOptions {
   /** Directory of the built client (vite build output); served with SPA fallback when present. */
   clientDir?: string;
   logger?: FastifyServerOptions['logger'];
-  version?: string;
 }
 
 function tileOrigin(url: string): string | undefined {
@@ -29,16 +48,14 @@ function tileOrigin(url: string): string | undefined {
   }
 }
 
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
-  const app = Fastify({
-    logger: options.logger ?? false,
-    bodyLimit: deps.config.bodyLimit,
-    trustProxy: deps.config.trustProxy,
-    routerOptions: { maxParamLength: 5000 },
-  });
+/** Fastify's trustProxy: a hop count trusts that many proxies nearest the server (as Fastify does for numbers). */
+function trustProxyOption(value: Settings['trustProxy']) {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
 
-  const tiles = tileOrigin(deps.config.mapTileUrl);
-  await app.register(helmet, {
+function helmetOptions(mapTileUrl: string): HelmetOptions {
+  const tiles = tileOrigin(mapTileUrl);
+  return {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -56,7 +73,73 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       },
     },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: deps.config.mode === 'services' ? undefined : false,
+    // Sent per request, only on requests that arrived over https (directly or through a trusted proxy).
+    strictTransportSecurity: false,
+  };
+}
+
+/** The headers helmet sets, captured once from its middleware run against a recording response. */
+export function securityHeaders(mapTileUrl: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader() {},
+  };
+  helmet(helmetOptions(mapTileUrl))(
+    {} as Parameters<ReturnType<typeof helmet>>[0],
+    res as unknown as Parameters<ReturnType<typeof helmet>>[1],
+    (err?: unknown) => {
+      if (err) throw err;
+    },
+  );
+  return headers;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Errors are logged by the error handler; a line per request is a cost a busy server need not pay.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.settings.bodyLimit,
+    trustProxy: trustProxyOption(deps.settings.trustProxy),
+    routerOptions: { maxParamLength: 5000 },
+    // The router's own refusals (a path too long, a malformed address) answer like every other error.
+    frameworkErrors: (error, _req, reply) => {
+      const http = toHttpError(error);
+      // The raw reply's generic types know no status codes before routes exist.
+      void (reply as unknown as FastifyReply).code(http.status).headers(http.headers).send(http.body);
+    },
+  });
+
+  // Every /api route as registered, so tests can prove each one is documented and access-checked.
+  const apiRoutes: ApiRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url });
+  });
+  app.decorate('apiRoutes', apiRoutes);
+
+  // Helmet's answer is the same for every request (no nonces): computed once, set in one hook.
+  const security = securityHeaders(deps.settings.mapTileUrl);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(security);
+    if (req.protocol === 'https')
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    done();
+  });
+
+  // Before any route, so that procedures (over tRPC and REST) and the queue dashboard share its hooks.
+  await app.register(fastifyCookie);
+  // Answers of 1 KB and more go out brotli- or gzip-compressed when the client accepts it (smaller ones
+  // as they are); the build's precompressed files and the pre-rendered landing page carry their own
+  // encoding and pass through. Request bodies are not decompressed: bodyLimit counts what arrives.
+  await app.register(fastifyCompress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    globalDecompression: false,
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -65,23 +148,39 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     return reply.code(http.status).headers(http.headers).send(http.body);
   });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => createRequestContext(deps, req),
-      onError: ({ error, path }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'procedure failed');
-      },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  // The client sends photos as data URLs over tRPC too (one transport), so /trpc takes the image limit.
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = IMAGE_BODY_LIMIT;
+    });
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        // One request may not hold a pooled connection for long: a batch carries at most 10 calls (400 above).
+        maxBatchSize: TRPC_MAX_BATCH,
+        // Resolving the signed-in user reads the database: a database away is a 503 here too.
+        createContext: ({ req, res }) =>
+          createRequestContext(deps, req, res).catch((err) => {
+            const http = toHttpError(err);
+            if (http.status === 503)
+              throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: http.body.error, cause: err });
+            throw err;
+          }),
+        onError: ({ error, path }) => {
+          if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error, path }, 'procedure failed');
+        },
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
   });
 
   registerRest(app, deps);
   registerUploads(app, deps);
   registerTelemetryIngest(app, deps);
+  registerMpesaCallbacks(app, deps);
   await registerQueueDashboard(app, deps);
 
-  const openapi = buildOpenApiDocument(options.version ?? '0.0.0');
+  const openapi = buildOpenApiDocument(deps.settings.version);
   app.get('/api/openapi.json', async () => openapi);
 
   const clientDir = options.clientDir;
@@ -91,6 +190,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       root: clientDir,
       wildcard: false,
       index: false,
+      // The build's .br and .gz files (vite-plugin-compression2), picked by Accept-Encoding, with
+      // `content-encoding` and `vary: accept-encoding`; the plain file when none fits.
+      preCompressed: true,
       setHeaders(res, path) {
         // Vite fingerprints everything under assets/; index.html must always be revalidated.
         res.header(
@@ -99,6 +201,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
         );
       },
     });
+    // `/` pre-rendered with the live pricing (server/landing-html.ts).
+    await registerLandingPage(app, clientDir, () => pricingInfo(deps.database, deps.settings));
   }
 
   app.setNotFoundHandler((req, reply) => {

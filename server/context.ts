@@ -1,25 +1,25 @@
-import { eq } from 'drizzle-orm';
+import type {} from '@fastify/cookie';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import type { Database, Db } from '../drizzle/db';
 import { users } from '../drizzle/schema';
+import type { Llm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
+import type { Logger } from '../shared/logger';
 import type { Role } from '../shared/roles';
+import type { Settings } from '../shared/settings';
 import type { Limiters } from './auth/rate-limit';
 import { verifyToken } from './auth/tokens';
-import type { Config } from './config';
-
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 /** Everything the app is built from; tests pass their own (PGlite, in-process jobs, a fixed clock). */
 export interface AppDeps {
   database: Database;
-  config: Config;
+  settings: Settings;
   jobs: JobQueue;
   limiters: Limiters;
   log: Logger;
+  /** The OpenAI-compatible client when configured (built once at start); null means rule answers. */
+  llm: Llm | null;
   now?: () => Date;
 }
 
@@ -30,9 +30,21 @@ export interface CtxUser {
   email: string;
   phone: string | null;
   driverId: string | null;
+  /** The screens' language on this account (en or sw). */
+  language?: 'en' | 'sw';
 }
 
 export type AuthProblem = 'expired' | 'invalid' | 'revoked' | 'disabled';
+
+export interface CookieOptions {
+  path: string;
+  maxAge: number;
+  httpOnly: boolean;
+  sameSite: 'strict' | 'lax';
+}
+
+/** Sets a cookie on the HTTP answer; Secure whenever the request came over https. */
+export type SetCookie = (name: string, value: string, options: CookieOptions) => void;
 
 /** The inner context: what procedures use. REST routes and tests build it without any HTTP. */
 export interface Context {
@@ -42,6 +54,10 @@ export interface Context {
   authProblem: AuthProblem | null;
   ip: string;
   now: () => Date;
+  /** Present when the call came over HTTP (tRPC or REST); callers without HTTP have no answer to set it on. */
+  setCookie?: SetCookie;
+  /** The request's `Idempotency-Key` header, used by procedures marked `idempotent` (server/idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export function createInnerContext(deps: AppDeps, user: CtxUser | null = null, ip = '127.0.0.1'): Context {
@@ -51,31 +67,78 @@ export function createInnerContext(deps: AppDeps, user: CtxUser | null = null, i
     user,
     authProblem: null,
     ip,
-    now: deps.now ?? (() => new Date()),
+    now: deps.now ?? newDate,
   };
 }
 
-/** Resolves the bearer token of a request into the signed-in user, checking revocation on every call. */
+// Built once per database handle: the SELECT is the same for every signed-in request.
+const userById = new WeakMap<Db, ReturnType<typeof prepareUserById>>();
+
+function prepareUserById(db: Db) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('context_user_by_id');
+}
+
+async function findUser(db: Db, id: number) {
+  let query = userById.get(db);
+  if (!query) {
+    query = prepareUserById(db);
+    userById.set(db, query);
+  }
+  const [row] = await query.execute({ id });
+  return row;
+}
+
+/**
+ * Resolves the bearer token of a request into the signed-in user, checking revocation on every call.
+ * An anonymous request costs one small object: no token check, no database.
+ */
 export async function createRequestContext(
   deps: AppDeps,
-  request: { headers: { authorization?: string | undefined }; ip: string },
+  request: {
+    headers: { authorization?: string | undefined; 'idempotency-key'?: string | string[] | undefined };
+    ip: string;
+  },
+  reply?: FastifyReply,
 ): Promise<Context> {
-  const ctx = createInnerContext(deps, null, request.ip);
+  const ctx: Context = {
+    deps,
+    db: deps.database.db,
+    user: null,
+    authProblem: null,
+    ip: request.ip,
+    now: deps.now ?? newDate,
+  };
+  const idempotencyKey = request.headers['idempotency-key'];
+  if (idempotencyKey !== undefined)
+    ctx.idempotencyKey = Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey;
+  if (reply)
+    ctx.setCookie = (name, value, options) =>
+      void reply.setCookie(name, value, { ...options, secure: 'auto' });
   const header = request.headers.authorization;
   if (!header) return ctx;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) return { ...ctx, authProblem: 'invalid' };
-  const verified = await verifyToken(match[1]!, deps.config.jwtSecret);
-  if (!verified.ok) return { ...ctx, authProblem: verified.reason };
-  const [row] = await deps.database.db
-    .select()
-    .from(users)
-    .where(eq(users.id, verified.claims.userId))
-    .limit(1);
-  if (!row || row.tokenVersion !== verified.claims.version) return { ...ctx, authProblem: 'revoked' };
-  if (row.disabledAt) return { ...ctx, authProblem: 'disabled' };
-  return { ...ctx, user: toCtxUser(row) };
+  if (!match) {
+    ctx.authProblem = 'invalid';
+    return ctx;
+  }
+  const verified = await verifyToken(match[1]!, deps.settings.jwtSecret);
+  if (!verified.ok) {
+    ctx.authProblem = verified.reason;
+    return ctx;
+  }
+  const row = await findUser(deps.database.db, verified.claims.userId);
+  if (!row || row.tokenVersion !== verified.claims.version) ctx.authProblem = 'revoked';
+  else if (row.disabledAt) ctx.authProblem = 'disabled';
+  else ctx.user = toCtxUser(row);
+  return ctx;
 }
+
+const newDate = () => new Date();
 
 export function toCtxUser(row: typeof users.$inferSelect): CtxUser {
   return {
@@ -85,5 +148,6 @@ export function toCtxUser(row: typeof users.$inferSelect): CtxUser {
     email: row.email,
     phone: row.phone,
     driverId: row.driverId,
+    language: row.language,
   };
 }

@@ -1,6 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../drizzle/errors';
+import { MESSAGES } from '../shared/constants';
 
 export const GENERIC_SERVER_ERROR = 'Something went wrong on our side. Please try again.';
 
@@ -55,6 +57,9 @@ export function toHttpError(err: unknown): HttpError {
     const details = err.cause instanceof ErrorDetails ? err.cause : undefined;
     return { status, body: { error: publicMessage(err), ...details?.body }, headers: details?.headers ?? {} };
   }
+  // Outside a procedure (resolving the signed-in user, raw routes): the same 503 for a database away.
+  if (isDatabaseUnavailable(err))
+    return { status: 503, body: { error: MESSAGES.databaseUnavailable }, headers: { 'retry-after': '2' } };
   const statusCode = (err as { statusCode?: number })?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return {
@@ -82,6 +87,10 @@ function fastifyClientMessage(err: Error & { code?: string }): string {
       return 'The request is too large.';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Send the request body as application/json.';
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return 'The address is too long.';
+    case 'FST_ERR_BAD_URL':
+      return 'The address is not valid.';
     default:
       return /^[\w ,.'()-]+$/.test(err.message) ? err.message : 'The request could not be read.';
   }

@@ -4,25 +4,27 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createDb } from '../drizzle/db';
+import { createLlm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
+import { jsonLogger } from '../shared/logger';
+import { loadSettings, SettingsError } from '../shared/settings';
+import { BullProducer } from '../worker/transport/bullmq-producer';
 // The one place the server may start the worker: embedded mode runs jobs in this process.
-import { createHandlers } from '../worker/handlers';
 import { InProcessRunner } from '../worker/transport/in-process';
 import { buildApp } from './app';
 import { createLimiters } from './auth/rate-limit';
-import { ConfigError, loadConfig } from './config';
 import type { AppDeps } from './context';
 import { adminExists, ensureAdmin } from './features/auth/auth.service';
-import { BullProducer } from './jobs/bullmq-producer';
+import { loggerOptions } from './logging';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  let settings: ReturnType<typeof loadSettings>;
   try {
-    config = loadConfig();
+    settings = loadSettings();
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof SettingsError) {
       console.error(`Cannot start: ${err.message}`);
       process.exit(1);
     }
@@ -30,51 +32,57 @@ async function main() {
   }
 
   const database = await createDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: join(config.dataDir, 'pglite'),
+    databaseUrl: settings.databaseUrl,
+    dataDir: join(settings.dataDir, 'pglite'),
+    // Embedded: PGlite works in a thread of its own, so a heavy query does not stall every request.
+    thread: true,
   });
 
+  const llm = createLlm(settings.openai);
   let jobs: JobQueue;
   let limiterRedis: Redis | undefined;
-  if (config.redisUrl) {
-    jobs = new BullProducer(config.redisUrl);
-    limiterRedis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  if (settings.redisUrl) {
+    // Services mode: the worker process consumes the jobs and relays the outbox.
+    jobs = new BullProducer(settings.redisUrl);
+    limiterRedis = new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     limiterRedis.on('error', () => {});
   } else {
-    // Handlers queue follow-up jobs (alert fan-out) on the same runner, bound once it exists.
-    let runner: InProcessRunner | undefined;
-    runner = new InProcessRunner(
-      createHandlers({ database, enqueue: (name, payload, opts) => runner!.enqueue(name, payload, opts) }),
-      {
-        schedules: true,
-        log: { error: (obj, msg) => console.error(msg, obj) },
-      },
+    // Embedded mode: this process runs the jobs and relays the outbox into them.
+    jobs = new InProcessRunner(
+      { database, settings, llm, now: () => new Date(), log: jsonLogger(settings.logLevel) },
+      { schedules: true, outboxIntervalMs: 250 },
     );
-    jobs = runner;
     // Record liveness at once rather than at the first cron minute.
     await jobs.enqueue('system.heartbeat', {});
   }
 
   const app = await buildApp(
-    { database, config, jobs, limiters: createLimiters(limiterRedis), log: console } satisfies AppDeps,
+    {
+      database,
+      settings,
+      jobs,
+      llm,
+      // Without Redis the counters live in the database, so a restart does not forget them.
+      limiters: createLimiters(limiterRedis ? { redis: limiterRedis } : { db: database.db }),
+      log: jsonLogger(settings.logLevel),
+    } satisfies AppDeps,
     {
       clientDir: join(root, 'dist', 'client'),
-      version: process.env.npm_package_version,
-      logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+      logger: loggerOptions(settings.logLevel),
     },
   );
   // From here on the app's logger is the one to use.
   const log = app.log;
 
-  const signIn = await bootstrapAdmin(config, database.db);
+  const signIn = await bootstrapAdmin(settings, database.db);
 
-  await app.listen({ port: config.port, host: config.host });
-  const url = `http://localhost:${config.port}`;
+  await app.listen({ port: settings.port, host: settings.host });
+  const url = `http://localhost:${settings.port}`;
   console.log(
     [
       '',
       `Mchanga is running at ${url}`,
-      `  database: ${database.driver === 'pglite' ? `embedded PGlite in ${join(config.dataDir, 'pglite')}` : 'PostgreSQL'}`,
+      `  database: ${database.driver === 'pglite' ? `embedded PGlite in ${join(settings.dataDir, 'pglite')}` : 'PostgreSQL'}`,
       `  jobs:     ${jobs.transport === 'bullmq' ? 'BullMQ on Redis (run `npm run worker` too)' : 'in-process runner'}`,
       `  sign in:  ${url}/login${signIn ? ` as ${signIn}` : ''}`,
       '',
@@ -107,17 +115,20 @@ async function main() {
 }
 
 /** Ensures an ADMIN exists; returns what to print about signing in. */
-async function bootstrapAdmin(config: ReturnType<typeof loadConfig>, db: Parameters<typeof ensureAdmin>[0]) {
-  if (config.adminEmail && config.adminPassword) {
-    if (config.adminPassword.trim().length < 8) {
+async function bootstrapAdmin(
+  settings: ReturnType<typeof loadSettings>,
+  db: Parameters<typeof ensureAdmin>[0],
+) {
+  if (settings.adminEmail && settings.adminPassword) {
+    if (settings.adminPassword.trim().length < 8) {
       console.error('Cannot start: ADMIN_PASSWORD must be at least 8 characters.');
       process.exit(1);
     }
-    await ensureAdmin(db, config.adminEmail, config.adminPassword.trim());
-    return `${config.adminEmail} (password from ADMIN_PASSWORD)`;
+    await ensureAdmin(db, settings.adminEmail, settings.adminPassword.trim());
+    return `${settings.adminEmail} (password from ADMIN_PASSWORD)`;
   }
   if (await adminExists(db)) return undefined;
-  if (config.mode === 'services') {
+  if (settings.mode === 'services') {
     console.warn('No ADMIN account exists. Set ADMIN_EMAIL and ADMIN_PASSWORD and restart to create one.');
     return undefined;
   }
@@ -125,7 +136,7 @@ async function bootstrapAdmin(config: ReturnType<typeof loadConfig>, db: Paramet
   const email = 'admin@mchanga.local';
   const password = randomBytes(12).toString('base64url');
   await ensureAdmin(db, email, password);
-  const file = join(config.dataDir, 'admin-credentials.txt');
+  const file = join(settings.dataDir, 'admin-credentials.txt');
   writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
   return `${email} with password ${password} (saved in ${file}; change it after signing in)`;
 }

@@ -1,61 +1,63 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from './context';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps, Context } from './context';
 import { createRequestContext } from './context';
-import { toHttpError } from './errors';
-import { adminUsersRest } from './features/admin/users.rest';
-import { adminOrdersRest } from './features/admin-orders/admin-orders.rest';
-import { articlesRest } from './features/articles/articles.rest';
-import { auditRest } from './features/audit/audit.rest';
-import { authRest } from './features/auth/auth.rest';
-import { chatbotRest } from './features/chatbot/chatbot.rest';
-import { costsRest } from './features/costs/costs.rest';
-import { dashboardRest } from './features/dashboard/dashboard.rest';
-import { driverDashboardRest } from './features/driver-dashboard/driver-dashboard.rest';
-import { driversRest } from './features/drivers/drivers.rest';
-import { financeRest } from './features/finance/finance.rest';
-import { fuelRest } from './features/fuel/fuel.rest';
-import { insightsRest } from './features/insights/insights.rest';
-import { notificationsRest } from './features/notifications/notifications.rest';
-import { ordersRest } from './features/orders/orders.rest';
-import { pricingRest } from './features/pricing/pricing.rest';
-import { stockRest } from './features/stock/stock.rest';
-import { systemRest } from './features/system/system.rest';
-import { telemetryRest } from './features/telemetry/telemetry.rest';
-import { trucksRest } from './features/trucks/trucks.rest';
-import type { Method, RestRoute } from './rest-types';
-import { type AppRouter, appRouter, createCaller } from './router';
+import { type AppRouter, appRouter, type createCaller } from './router';
+import type { Meta, RestMeta } from './trpc';
 
-export type { RestRoute } from './rest-types';
+export interface RestRoute extends RestMeta {
+  /** The tRPC procedure path this call runs, e.g. `auth.login`. */
+  procedure: string;
+  roles: Meta['roles'];
+  /** Path parameter names (`:id` → `id`). */
+  params: string[];
+}
 
-/** Every spec call, one row each, gathered from the domains. Validation, roles and errors run once, in the procedure. */
-export const REST_ROUTES: RestRoute[] = [
-  ...systemRest,
-  ...authRest,
-  ...adminUsersRest,
-  ...pricingRest,
-  ...ordersRest,
-  ...adminOrdersRest,
-  ...trucksRest,
-  ...driversRest,
-  ...stockRest,
-  ...dashboardRest,
-  ...costsRest,
-  ...fuelRest,
-  ...auditRest,
-  ...financeRest,
-  ...telemetryRest,
-  ...driverDashboardRest,
-  ...articlesRest,
-  ...chatbotRest,
-  ...notificationsRest,
-  ...insightsRest,
-];
+/** A procedure as tRPC's own caller invokes it: the whole chain of middlewares, input parsing and resolver. */
+interface Procedure {
+  (opts: {
+    ctx: Context;
+    path: string;
+    type: 'query' | 'mutation';
+    getRawInput: () => Promise<unknown>;
+    signal: undefined;
+    batchIndex: number;
+  }): Promise<unknown>;
+  _def: { meta?: Meta; inputs?: unknown[]; output?: unknown; type: 'query' | 'mutation' };
+}
 
-function defaultInput(req: FastifyRequest, method: Method): unknown {
+type ProcedureDefs = Record<string, Procedure>;
+
+export function procedureDefs(router: AppRouter = appRouter): ProcedureDefs {
+  return router._def.procedures as unknown as ProcedureDefs;
+}
+
+/** Every REST call, generated from the procedures' `meta.rest`: validation, roles and errors run once, on the procedure. */
+export function restRoutes(router: AppRouter = appRouter): RestRoute[] {
+  const routes: RestRoute[] = [];
+  const seen = new Set<string>();
+  for (const [procedure, { _def }] of Object.entries(procedureDefs(router))) {
+    const rest = _def.meta?.rest;
+    if (!rest) continue;
+    const key = `${rest.method} ${rest.path}`;
+    if (seen.has(key)) throw new Error(`Two procedures claim ${key}`);
+    seen.add(key);
+    routes.push({
+      ...rest,
+      procedure,
+      roles: _def.meta?.roles,
+      params: [...rest.path.matchAll(/:(\w+)/g)].map((m) => m[1]!),
+    });
+  }
+  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+function inputOf(req: FastifyRequest, route: RestRoute): unknown {
   const params = (req.params ?? {}) as Record<string, string>;
-  const source = method === 'GET' || method === 'DELETE' ? req.query : req.body;
-  if (source === undefined || source === null) return Object.keys(params).length ? { ...params } : undefined;
+  const source = route.method === 'GET' || route.method === 'DELETE' ? req.query : req.body;
+  if (source === undefined || source === null) return route.params.length ? { ...params } : undefined;
   if (typeof source !== 'object' || Array.isArray(source)) return source;
+  // Path parameters win over anything of the same name in the body or query.
   return { ...(source as Record<string, unknown>), ...params };
 }
 
@@ -68,33 +70,63 @@ export function resolveProcedure(caller: ReturnType<typeof createCaller>, path: 
   return node as AnyFn;
 }
 
-export function assertRestTable(router: AppRouter = appRouter) {
-  const known = new Set(Object.keys(router._def.procedures));
-  for (const route of REST_ROUTES) {
-    if (!known.has(route.procedure))
-      throw new Error(`REST route ${route.method} ${route.path} → unknown ${route.procedure}`);
-  }
+// Strong enough to tell answers apart, and cheap: the same answer object is hashed once.
+const etags = new WeakMap<object, { body: string; etag: string }>();
+
+function etagged(result: unknown) {
+  const memo = typeof result === 'object' && result !== null ? etags.get(result) : undefined;
+  if (memo) return memo;
+  const body = JSON.stringify(result ?? null);
+  // Weak: the same JSON may go out gzip-, brotli- or un-encoded.
+  const entry = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+  if (typeof result === 'object' && result !== null) etags.set(result, entry);
+  return entry;
 }
 
+function matches(ifNoneMatch: string | undefined, etag: string) {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = etag.slice(2);
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
+}
+
+/** A cacheable GET: its ETag, and 304 without a body when the client already holds this answer. */
+function sendEtagged(req: FastifyRequest, reply: FastifyReply, status: number, result: unknown) {
+  const { body, etag } = etagged(result);
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  if (status === 200 && matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Registers every generated route; errors go to the app's one error handler. Each route holds its
+ * procedure and calls it as tRPC's caller would (same middlewares, validation and errors), without
+ * building a caller proxy per request.
+ */
 export function registerRest(app: FastifyInstance, deps: AppDeps) {
-  assertRestTable();
-  for (const route of REST_ROUTES) {
+  const procedures = procedureDefs();
+  for (const route of restRoutes()) {
+    const procedure = procedures[route.procedure];
+    if (!procedure) throw new Error(`REST route points at unknown procedure ${route.procedure}`);
+    const { type } = procedure._def;
     app.route({
       method: route.method,
       url: route.path,
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       handler: async (req, reply) => {
-        try {
-          const ctx = await createRequestContext(deps, req);
-          const call = resolveProcedure(createCaller(ctx), route.procedure);
-          const result = await call(route.input ? route.input(req) : defaultInput(req, route.method));
-          const status = typeof route.status === 'function' ? route.status(result) : (route.status ?? 200);
-          return reply.code(status).send(result ?? null);
-        } catch (err) {
-          const http = toHttpError(err);
-          if (http.status >= 500) req.log.error({ err, route: route.path }, 'request failed');
-          return reply.code(http.status).headers(http.headers).send(http.body);
-        }
+        const ctx = await createRequestContext(deps, req, reply);
+        const input = inputOf(req, route);
+        const result = await procedure({
+          ctx,
+          path: route.procedure,
+          type,
+          getRawInput: () => Promise.resolve(input),
+          signal: undefined,
+          batchIndex: 0,
+        });
+        const status = route.statusOf ? route.statusOf(result) : (route.status ?? 200);
+        if (route.etag) return sendEtagged(req, reply, status, result);
+        return reply.code(status).send(result ?? null);
       },
     });
   }

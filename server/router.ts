@@ -1,4 +1,3 @@
-import { adminUsersRouter } from './features/admin/users.router';
 import { adminOrdersRouter } from './features/admin-orders/admin-orders.router';
 import { articlesRouter } from './features/articles/articles.router';
 import { auditRouter } from './features/audit/audit.router';
@@ -11,13 +10,18 @@ import { driversRouter } from './features/drivers/drivers.router';
 import { financeRouter } from './features/finance/finance.router';
 import { fuelRouter } from './features/fuel/fuel.router';
 import { insightsRouter } from './features/insights/insights.router';
+import { mpesaRouter, paymentsAdminRouter } from './features/mpesa/mpesa.router';
 import { notificationsRouter } from './features/notifications/notifications.router';
 import { ordersRouter } from './features/orders/orders.router';
 import { pricingRouter } from './features/pricing/pricing.router';
+import { queuesRouter } from './features/queues/queues.router';
 import { stockRouter } from './features/stock/stock.router';
 import { systemRouter } from './features/system/system.router';
 import { telemetryRouter } from './features/telemetry/telemetry.router';
+import { trackingRouter } from './features/tracking/tracking.router';
+import { tripsRouter } from './features/trips/trips.router';
 import { trucksRouter } from './features/trucks/trucks.router';
+import { usersRouter } from './features/users/users.router';
 import { createCallerFactory, router } from './trpc';
 
 /** One router per domain; each lives in server/features/<domain>/. */
@@ -31,8 +35,10 @@ export const appRouter = router({
   fuel: fuelRouter,
   articles: articlesRouter,
   chatbot: chatbotRouter,
+  mpesa: mpesaRouter,
+  tracking: trackingRouter,
   admin: router({
-    users: adminUsersRouter,
+    users: usersRouter,
     orders: adminOrdersRouter,
     trucks: trucksRouter,
     drivers: driversRouter,
@@ -43,6 +49,9 @@ export const appRouter = router({
     finance: financeRouter,
     notifications: notificationsRouter,
     ai: insightsRouter,
+    queues: queuesRouter,
+    payments: paymentsAdminRouter,
+    trips: tripsRouter,
   }),
 });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../shared/roles';
 import { createTestApp, type TestApp } from '../test/helpers';
 import type { CtxUser } from './context';
+import { RAW_ROUTES } from './raw-routes';
 import { resolveProcedure } from './rest';
 import { appRouter } from './router';
 import { type Meta, PUBLIC_PROCEDURES } from './trpc';
@@ -71,4 +72,44 @@ describe('procedure access', () => {
       }
     },
   );
+});
+
+describe('raw /api routes (outside tRPC)', () => {
+  const withRoles = RAW_ROUTES.filter((r) => Array.isArray(r.access));
+
+  it.each(withRoles.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s refuses an anonymous caller with 401',
+    async (_name, route) => {
+      const res = await t.app.inject({
+        method: route.method,
+        url: route.probe.path,
+        payload: route.probe.body as object,
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error).toEqual(expect.any(String));
+    },
+  );
+
+  it.each(withRoles.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s refuses every role it does not list',
+    async (_name, route) => {
+      const allowed = route.access as readonly Role[];
+      for (const role of ROLES.filter((r) => !allowed.includes(r))) {
+        const { headers } = await t.signIn(role);
+        const res = await t.app.inject({ method: route.method, url: route.probe.path, headers });
+        expect(res.statusCode, role).toBe(route.refusedWith ?? 403);
+      }
+    },
+  );
+
+  it('device routes answer an unknown device with 404, never a 2xx', async () => {
+    for (const route of RAW_ROUTES.filter((r) => r.access === 'device')) {
+      const res = await t.app.inject({
+        method: route.method,
+        url: route.probe.path,
+        ...(route.probe.body ? { payload: route.probe.body as object } : {}),
+      });
+      expect(res.statusCode, `${route.method} ${route.path}`).toBe(404);
+    }
+  });
 });

@@ -5,17 +5,60 @@
  *    PUBLIC_PROCEDURES, and server/trpc.access.test.ts walks the router to prove it.
  */
 import { initTRPC, TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { isDatabaseUnavailable } from '../drizzle/errors';
 import { MESSAGES } from '../shared/constants';
+import { JobTransportUnavailableError } from '../shared/jobs';
 import { ROLES, type Role } from '../shared/roles';
 import type { Context, CtxUser } from './context';
 import { ErrorDetails, publicMessage } from './errors';
 
 // 1. INITIALISATION
 
+export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** The 4xx answers an operation documents beyond those derived from its shape (see server/openapi.ts). */
+export type RestErrorStatus = 404 | 409 | 413 | 429;
+
+/** How the REST API exposes a procedure; the REST routes and the OpenAPI document are generated from it. */
+export interface RestMeta {
+  method: RestMethod;
+  /** Fastify path syntax; `:id` segments are merged into the input (and documented only in the path). */
+  path: string;
+  summary: string;
+  /** Success status (200 by default). */
+  status?: number;
+  /** The success status chosen from the result (health answers 503 when the database is down). */
+  statusOf?: (result: unknown) => number;
+  /** Body limit in bytes for this call (image uploads as data URLs); the app default otherwise. */
+  bodyLimit?: number;
+  errors?: readonly RestErrorStatus[];
+  /** Its 409 is the duplicate answer (`DuplicateConflict`: resend with overrideDuplicate and duplicateOf). */
+  duplicateConflict?: true;
+  /** A GET whose answer carries an ETag; a matching If-None-Match answers 304 without a body. */
+  etag?: true;
+  /**
+   * The answer's schema for a procedure without `.output()`: an answer the server builds from typed data
+   * on a hot path is documented here and not parsed again on every call (its test holds it to the
+   * schema, strictly).
+   */
+  output?: z.ZodType;
+  /** One example request: the JSON body, or the query of a GET (path parameters included). */
+  example?: Record<string, unknown>;
+}
+
 export interface Meta {
   /** The roles allowed to call; absent only for public procedures. */
   roles?: readonly Role[];
+  /** Takes an `Idempotency-Key`: use `.use(idempotent)` after `.input()` (server/idempotency.ts). */
+  idempotent?: true;
+  rest?: RestMeta;
 }
+
+/** Calls per tRPC batch request; the client's batch link sends no more (client/trpc.ts). */
+export const TRPC_MAX_BATCH = 10;
+
+/** Data URLs of photos (5 MB each after decoding) need more than the default body limit. */
+export const IMAGE_BODY_LIMIT = 8 * 1024 * 1024;
 
 const t = initTRPC
   .context<Context>()
@@ -32,6 +75,7 @@ const t = initTRPC
   });
 
 export const router = t.router;
+export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 
 // 2. PROCEDURES
@@ -46,9 +90,33 @@ export const PUBLIC_PROCEDURES = [
   'orders.createGuest',
   'articles.list',
   'chatbot.ask',
+  // The customer's tracking link: the unguessable token is the permission.
+  'tracking.get',
+  // M-Pesa: what the screens may offer; a guest pays with the order's paymentToken (checked in the service).
+  'mpesa.options',
+  'mpesa.stkPush',
+  'mpesa.stkStatus',
 ] as const;
 
-export const publicProcedure = t.procedure;
+/**
+ * Every procedure runs under this guard: the database being unreachable (a connection cut, a statement
+ * time-out) or the job queue being down answers 503 with a message, never 500 — over /trpc and REST.
+ */
+const dependencyGuard = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause ?? result.error;
+    if (isDatabaseUnavailable(cause))
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MESSAGES.databaseUnavailable, cause });
+    if (cause instanceof JobTransportUnavailableError)
+      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause });
+  }
+  return result;
+});
+
+const baseProcedure = t.procedure.use(dependencyGuard);
+
+export const publicProcedure = baseProcedure;
 
 const isAuthed = t.middleware(({ ctx, next }) => {
   if (!ctx.user) {
@@ -64,10 +132,10 @@ const isAuthed = t.middleware(({ ctx, next }) => {
 });
 
 /** Any signed-in user, whatever the role. Row scoping (own orders, own driver) is the query's job. */
-export const protectedProcedure = t.procedure.meta({ roles: ROLES }).use(isAuthed);
+export const protectedProcedure = baseProcedure.meta({ roles: ROLES }).use(isAuthed);
 
 export function roleProcedure(...roles: Role[]) {
-  return t.procedure
+  return baseProcedure
     .meta({ roles })
     .use(isAuthed)
     .use(({ ctx, next }) => {

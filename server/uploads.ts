@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { drivers, fuelLogs } from '../drizzle/schema';
-import type { Config } from './config';
-import { type AppDeps, createRequestContext } from './context';
-import { appError, toHttpError } from './errors';
+import type { DbOrTx } from '../drizzle/db';
+import { MESSAGES } from '../shared/constants';
+import type { Settings } from '../shared/settings';
+import { type AppDeps, type CtxUser, createRequestContext } from './context';
+import { appError } from './errors';
+import { deliveryPhotoDriver, driverOwningFile, fuelLogHasPhoto } from './uploads.queries';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MESSAGES = {
@@ -15,11 +16,11 @@ export const UPLOAD_MESSAGES = {
   tooLarge: 'Images must be 5 MB or smaller.',
 } as const;
 
-export type UploadKind = 'national-id' | 'driver-photo' | 'fuel-photo';
+export type UploadKind = 'national-id' | 'driver-photo' | 'fuel-photo' | 'delivery-photo';
 const ALLOWED_FORMATS = new Set(['jpeg', 'png', 'webp']);
-const NAME_PATTERN = /^(national-id|driver-photo|fuel-photo)-[a-f0-9]{32}\.jpg$/;
+const NAME_PATTERN = /^(national-id|driver-photo|fuel-photo|delivery-photo)-[a-f0-9]{32}\.jpg$/;
 
-export function uploadsDir(config: Pick<Config, 'dataDir'>): string {
+export function uploadsDir(config: Pick<Settings, 'dataDir'>): string {
   return join(config.dataDir, 'uploads');
 }
 
@@ -29,7 +30,7 @@ export function uploadsDir(config: Pick<Config, 'dataDir'>): string {
  * Returns the stored file name (random, so names cannot be guessed).
  */
 export async function storeImage(
-  config: Pick<Config, 'dataDir'>,
+  config: Pick<Settings, 'dataDir'>,
   dataUrl: string,
   kind: UploadKind,
 ): Promise<string> {
@@ -57,51 +58,84 @@ export async function storeImage(
 }
 
 /**
- * GET /api/uploads/:name. Driver documents go to ADMIN and to the driver they belong to; fuel photos
- * to FUEL, OPS and ADMIN. Anyone else gets 404, so a file's existence is not revealed.
+ * Deletes stored uploads: the files an edit replaced, or new ones whose save failed. Names that are not
+ * upload names are ignored (they come from rows, never from a path), and a file already gone is fine.
  */
+export async function removeUploads(
+  config: Pick<Settings, 'dataDir'>,
+  names: readonly (string | null | undefined)[],
+): Promise<void> {
+  await Promise.all(
+    names
+      .filter((name): name is string => !!name && NAME_PATTERN.test(name))
+      .map((name) => rm(join(uploadsDir(config), name), { force: true }).catch(() => undefined)),
+  );
+}
+
+/** For a failed save's `.catch`: removes the files stored for it, then fails as it did. */
+export function discardUploads(
+  config: Pick<Settings, 'dataDir'>,
+  stored: readonly (string | null | undefined)[],
+): (err: unknown) => Promise<never> {
+  return async (err) => {
+    await removeUploads(config, stored);
+    throw err;
+  };
+}
+
+/**
+ * Saves a row that references freshly stored images: when `save` fails the new files are removed; when it
+ * succeeds the files it replaced (what `save` returns in `replaced`) are. No upload is left orphaned.
+ */
+export async function withUploads<T>(
+  config: Pick<Settings, 'dataDir'>,
+  stored: readonly (string | null | undefined)[],
+  save: () => Promise<{ result: T; replaced?: readonly (string | null | undefined)[] }>,
+): Promise<T> {
+  let saved: Awaited<ReturnType<typeof save>>;
+  try {
+    saved = await save();
+  } catch (err) {
+    await removeUploads(config, stored);
+    throw err;
+  }
+  await removeUploads(config, saved.replaced ?? []);
+  return saved.result;
+}
+
+/**
+ * Driver documents go to ADMIN and to the driver they belong to; fuel photos to FUEL, OPS and ADMIN, and
+ * only while a fuel log references them; delivery photos to ADMIN, OPS and the driver of that load.
+ */
+export async function mayReadUpload(db: DbOrTx, user: CtxUser, name: string): Promise<boolean> {
+  if (name.startsWith('fuel-photo-'))
+    return ['ADMIN', 'OPS', 'FUEL'].includes(user.role) && (await fuelLogHasPhoto(db, name));
+  if (name.startsWith('delivery-photo-')) {
+    const load = await deliveryPhotoDriver(db, name);
+    if (!load) return false;
+    if (user.role === 'ADMIN' || user.role === 'OPS') return true;
+    return user.role === 'DRIVER' && !!user.driverId && load.driverId === user.driverId;
+  }
+  if (user.role === 'ADMIN') return true;
+  if (user.role === 'DRIVER' && user.driverId) return (await driverOwningFile(db, name)) === user.driverId;
+  return false;
+}
+
+/** GET /api/uploads/:name. Anyone not allowed gets 404, so a file's existence is not revealed. */
 export function registerUploads(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { name: string } }>('/api/uploads/:name', async (req, reply) => {
-    try {
-      const ctx = await createRequestContext(deps, req);
-      if (!ctx.user) throw appError('UNAUTHORIZED', 'Please sign in to continue.');
-      const { name } = req.params;
-      const notFound = () => appError('NOT_FOUND', 'File not found.');
-      if (!NAME_PATTERN.test(name)) throw notFound();
-      const user = ctx.user;
-      let allowed = false;
-      if (name.startsWith('fuel-photo-')) {
-        allowed = ['ADMIN', 'OPS', 'FUEL'].includes(user.role);
-      } else if (user.role === 'ADMIN') {
-        allowed = true;
-      } else if (user.role === 'DRIVER' && user.driverId) {
-        const [own] = await ctx.db
-          .select({ id: drivers.id })
-          .from(drivers)
-          .where(or(eq(drivers.nationalIdPath, name), eq(drivers.photoPath, name)))
-          .limit(1);
-        allowed = own?.id === user.driverId;
-      }
-      if (name.startsWith('fuel-photo-') && allowed) {
-        const [log] = await ctx.db
-          .select({ id: fuelLogs.id })
-          .from(fuelLogs)
-          .where(eq(fuelLogs.photoPath, name))
-          .limit(1);
-        if (!log) throw notFound();
-      }
-      if (!allowed) throw notFound();
-      const file = await readFile(join(uploadsDir(deps.config), name)).catch(() => {
-        throw notFound();
-      });
-      return reply
-        .header('content-type', 'image/jpeg')
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .send(file);
-    } catch (err) {
-      const http = toHttpError(err);
-      return reply.code(http.status).send(http.body);
-    }
+    const ctx = await createRequestContext(deps, req);
+    if (!ctx.user) throw appError('UNAUTHORIZED', MESSAGES.signInRequired);
+    const { name } = req.params;
+    const notFound = () => appError('NOT_FOUND', 'File not found.');
+    if (!NAME_PATTERN.test(name) || !(await mayReadUpload(ctx.db, ctx.user, name))) throw notFound();
+    const file = await readFile(join(uploadsDir(deps.settings), name)).catch(() => {
+      throw notFound();
+    });
+    return reply
+      .header('content-type', 'image/jpeg')
+      .header('cache-control', 'private, max-age=3600')
+      .header('x-content-type-options', 'nosniff')
+      .send(file);
   });
 }

@@ -1,21 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { LightMyRequestResponse } from 'fastify';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { createDb, type Database } from '../drizzle/db';
 import { drivers } from '../drizzle/schema';
 import { buildApp } from '../server/app';
-import { createLimiters, LIMIT_RULES, type Limiters, type LimitRule } from '../server/auth/rate-limit';
-import type { Config } from '../server/config';
+import {
+  createLimiters,
+  LIMIT_RULES,
+  type LimiterStore,
+  type Limiters,
+  type LimitRule,
+} from '../server/auth/rate-limit';
 import { type AppDeps, type CtxUser, createInnerContext, toCtxUser } from '../server/context';
 import { createUser, issueSession } from '../server/features/auth/auth.service';
 import { createCaller } from '../server/router';
+import type { Llm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
+import { silentLogger } from '../shared/logger';
 import type { Role } from '../shared/roles';
-import { createHandlers } from '../worker/handlers';
-import type { TelegramConfig } from '../worker/jobs/alert-telegram';
+import type { Settings } from '../shared/settings';
 import { InProcessRunner } from '../worker/transport/in-process';
 import { withDatabase } from './global-db';
+import { testSettings } from './settings';
+
+export { testSettings } from './settings';
 
 /** A fresh, migrated database for one test file: PGlite from the run's dump, or a cloned PostgreSQL db. */
 export async function createTestDatabase(): Promise<Database> {
@@ -32,38 +42,6 @@ export async function createTestDatabase(): Promise<Database> {
   return createDb({ loadDataDir: new Blob([dump]), migrate: false });
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: '/tmp/mchanga-test',
-    databaseUrl: undefined,
-    redisUrl: undefined,
-    jwtSecret: new TextEncoder().encode('test-secret-that-is-long-enough-for-hs256-0123456789'),
-    tokenTtl: '1h',
-    adminEmail: undefined,
-    adminPassword: undefined,
-    bodyLimit: 1024 * 1024,
-    trustProxy: false,
-    mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-    logLevel: 'silent',
-    yard: { name: 'Juja Yard', lat: -1.099, lng: 37.014 },
-    dispatch: {
-      phone: '+254 700 000 000',
-      email: 'dispatch@mchanga.co.ke',
-      whatsapp: 'https://wa.me/254700000000',
-      hours: '06:30-19:00 daily, with overnight pours on request',
-    },
-    paybillAccount: 'MCHANGA',
-    geocoderUrl: undefined,
-    osrmUrl: undefined,
-    mode: 'embedded',
-    ...overrides,
-  };
-}
-
-const quietLog = { info() {}, warn() {}, error() {} };
-
 export interface TestApp {
   deps: AppDeps;
   database: Database;
@@ -74,6 +52,14 @@ export interface TestApp {
     role: Role,
     overrides?: { email?: string; name?: string; driverId?: string | null },
   ): Promise<SignedIn>;
+  /** A REST call as a user (or anonymous), through the whole HTTP stack. */
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    who?: SignedIn | null,
+    payload?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
   /** The tRPC caller as a user (or anonymous), without HTTP. */
   caller(user?: CtxUser | null): ReturnType<typeof createCaller>;
   close(): Promise<void>;
@@ -91,30 +77,32 @@ export async function createTestApp(
   options: {
     now?: () => Date;
     limits?: Partial<Record<keyof Limiters, LimitRule>>;
+    /** Where the limit counters live: the test database unless a test brings its own Redis. */
+    limiterStore?: LimiterStore;
     jobs?: JobQueue;
-    config?: Partial<Config>;
-    telegram?: TelegramConfig;
+    settings?: Partial<Settings>;
+    llm?: Llm | null;
+    /** Relay the outbox on a timer (default); off lets a test hold alerts back and relay by hand. */
+    relayOutbox?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  // Handlers queue follow-up jobs (alert fan-out) on this same runner, bound once it exists.
-  let late: InProcessRunner | undefined;
+  const settings = testSettings(options.settings);
+  const llm = options.llm ?? null;
   const runner = new InProcessRunner(
-    createHandlers({
-      database,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.telegram ? { telegram: options.telegram } : {}),
-      enqueue: (name, payload, opts) => late!.enqueue(name, payload, opts),
-    }),
-    { schedules: false },
+    { database, settings, llm, now: options.now ?? (() => new Date()), log: silentLogger },
+    { schedules: false, ...(options.relayOutbox === false ? {} : { outboxIntervalMs: 50 }) },
   );
-  late = runner;
   const deps: AppDeps = {
     database,
-    config: testConfig(options.config),
+    settings,
     jobs: options.jobs ?? runner,
-    limiters: createLimiters(undefined, { ...LIMIT_RULES, ...options.limits }),
-    log: quietLog,
+    llm,
+    limiters: createLimiters(options.limiterStore ?? { db: database.db }, {
+      ...LIMIT_RULES,
+      ...options.limits,
+    }),
+    log: silentLogger,
     now: options.now,
   };
   const app = await buildApp(deps);
@@ -142,12 +130,20 @@ export async function createTestApp(
         role,
         driverId,
       });
-      const session = await issueSession(deps.config, row);
+      const session = await issueSession(deps.settings, row);
       return {
         user: toCtxUser(row),
         token: session.token,
         headers: { authorization: `Bearer ${session.token}` },
       };
+    },
+    call(method, url, who, payload, headers) {
+      return app.inject({
+        method,
+        url,
+        headers: { ...(who?.headers ?? {}), ...headers },
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
     },
     caller(user = null) {
       return createCaller({ ...createInnerContext(deps, user) });

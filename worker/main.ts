@@ -1,26 +1,24 @@
 import { createDb } from '../drizzle/db';
-import { createHandlers } from './handlers';
-import { createBullEnqueue, startBullWorkers } from './transport/bullmq';
+import { createLlm } from '../shared/ai/llm';
+import { jsonLogger } from '../shared/logger';
+import { loadSettings, SettingsError } from '../shared/settings';
+import { OutboxRelay } from './outbox-relay';
+import { startBullWorkers } from './transport/bullmq';
 
-/** `npm run worker`: the BullMQ worker process of the services mode. */
-const log = {
-  info: (obj: unknown, msg?: string) => console.log(JSON.stringify({ level: 'info', msg, ...toObj(obj) })),
-  error: (obj: unknown, msg?: string) =>
-    console.error(JSON.stringify({ level: 'error', msg, ...toObj(obj) })),
-};
-
-function toObj(obj: unknown): Record<string, unknown> {
-  if (obj && typeof obj === 'object') {
-    const o = { ...(obj as Record<string, unknown>) };
-    if (o.err instanceof Error) o.err = { message: o.err.message, stack: o.err.stack };
-    return o;
-  }
-  return { value: obj };
-}
-
+/** `npm run worker`: the BullMQ worker process of the services mode, and the outbox relay. */
 async function main() {
-  const redisUrl = process.env.REDIS_URL;
-  const databaseUrl = process.env.DATABASE_URL;
+  let settings: ReturnType<typeof loadSettings>;
+  try {
+    settings = loadSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) {
+      console.error(`Cannot start the worker: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = jsonLogger(settings.logLevel);
+  const { redisUrl, databaseUrl } = settings;
   if (!redisUrl || !databaseUrl) {
     console.error(
       'The worker process needs REDIS_URL and DATABASE_URL. In the embedded mode (no REDIS_URL) `npm start` runs jobs inside the server; no separate worker is needed.',
@@ -28,15 +26,16 @@ async function main() {
     process.exit(1);
   }
   const database = await createDb({ databaseUrl, poolSize: 5 });
-  const producer = createBullEnqueue(redisUrl);
-  const workers = await startBullWorkers({
-    redisUrl,
-    handlers: createHandlers({ database, enqueue: producer.enqueue }),
-    concurrency: Number(process.env.WORKER_CONCURRENCY ?? 4),
+  const runtime = { database, settings, llm: createLlm(settings.openai), now: () => new Date(), log };
+  const workers = await startBullWorkers({ redisUrl, runtime, concurrency: settings.workerConcurrency });
+  const relay = new OutboxRelay(database.db, workers.producer.enqueue.bind(workers.producer), {
+    intervalMs: 500,
     log,
-  });
+  }).start();
   // Report liveness at once rather than at the first cron minute.
-  await producer.enqueue('system.heartbeat', {});
+  await workers.producer
+    .enqueue('system.heartbeat', {})
+    .catch((err) => log.warn({ err }, 'first heartbeat not queued'));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -45,8 +44,8 @@ async function main() {
     log.info({ signal }, 'worker shutting down');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
+    await relay.stop();
     await workers.close();
-    await producer.close();
     await database.close();
     process.exit(0);
   };

@@ -3,6 +3,9 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 const ISSUER = 'mchanga';
 const AUDIENCE = 'mchanga-app';
 const ALGORITHM = 'HS256';
+const CANONICAL_ID = /^[1-9]\d{0,15}$/;
+/** Servers' clocks may differ a little; a token issued further in the future than this was not ours. */
+const CLOCK_SKEW_SECONDS = 60;
 
 export interface TokenClaims {
   userId: number;
@@ -43,9 +46,12 @@ export async function verifyToken(
       requiredClaims: ['exp', 'iat', 'sub'],
     });
     if (protectedHeader.alg !== ALGORITHM) return { ok: false, reason: 'invalid' };
-    const userId = Number(payload.sub);
+    // Only the form signToken writes: "1e0", " 1" or "01" are not user 1.
+    const userId = CANONICAL_ID.test(payload.sub ?? '') ? Number(payload.sub) : Number.NaN;
     if (
       !Number.isSafeInteger(userId) ||
+      typeof payload.iat !== 'number' ||
+      payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS ||
       typeof payload.ver !== 'number' ||
       typeof payload.role !== 'string'
     ) {

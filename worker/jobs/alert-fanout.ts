@@ -1,11 +1,10 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../../drizzle/db';
-import { alertDeliveries, users } from '../../drizzle/schema';
-import type { AlertKind, JobPayload } from '../../shared/jobs';
-import type { Enqueue } from './alert-telegram';
-
-/** How a job raises a business alert (queued as alert.fanout, or fanned out at once). */
-export type EmitAlert = (kind: AlertKind, refId: string) => Promise<unknown>;
+import { formatClock, formatKes, fromCents, plural } from '../../shared/domain/format';
+import { type AlertKind, alertEventKey, type TAlert } from '../../shared/jobs';
+import { trackingPath } from '../../shared/schemas/tracking';
+import type { JobContext } from '../context';
+import * as q from './alert-fanout.queries';
+import { CALLBACK_STUCK_MS, PROMPT_QUIET_MS } from './mpesa-reconcile';
+import { unreconciledCounts } from './mpesa-reconcile.queries';
 
 const TITLES: Record<AlertKind, string> = {
   'order.created': 'New order',
@@ -14,125 +13,121 @@ const TITLES: Record<AlertKind, string> = {
   'truck.idle': 'Truck idle with a load',
   'stock.low': 'Yard stock low',
   'article.published': 'Morning briefing published',
+  'daily.summary': 'Daily summary',
+  'payment.received': 'M-Pesa payment received',
+  'mpesa.unreconciled': 'M-Pesa to reconcile',
+  'fuel.anomaly': 'Fuel log to check',
+  'load.outside_window': 'Load outside transport hours',
 };
 
-export function alertText(kind: AlertKind, refId: string, detail?: string | null): string {
-  return detail ? `${TITLES[kind]}: ${detail}` : `${TITLES[kind]} (${refId})`;
+/** The line sent; when the rows are gone, the event's reference (`order.created:501` → 501) stands in. */
+export function alertText(alert: TAlert, detail: string | null | undefined): string {
+  return detail
+    ? `${TITLES[alert.kind]}: ${detail}`
+    : `${TITLES[alert.kind]} (${alertEventKey(alert).slice(alert.kind.length + 1)})`;
 }
 
-const kes = (cents: unknown) => `KES ${Math.round(Number(cents) / 100).toLocaleString('en-KE')}`;
-
-/** The line a dispatcher reads on the phone, from the row the event is about. */
-async function describeEvent(database: Database, kind: AlertKind, refId: string): Promise<string | null> {
-  const rows = database.rows.bind(database);
-  switch (kind) {
+/** The line a dispatcher reads on the phone, from the rows the event is about. */
+async function describe(
+  ctx: Pick<JobContext, 'db'> & { settings?: Pick<JobContext['settings'], 'publicUrl'> },
+  alert: TAlert,
+): Promise<string | null> {
+  switch (alert.kind) {
     case 'order.created':
     case 'payment.submitted': {
-      const [o] = await rows<{
-        id: number;
-        name: string;
-        phone: string;
-        site: string;
-        trucks: number;
-        sand_type: string;
-        total_cents: number;
-        reference: string | null;
-        method: string | null;
-      }>(sql`
-        select o.id, o.name, o.phone, o.site, o.trucks, o.sand_type, o.total_cents::float8 as total_cents, p.reference, p.method
-        from orders o left join lateral (select reference, method from payments where order_id = o.id order by created_at desc limit 1) p on true
-        where o.id = ${Number(refId) || 0}`);
+      const o = await q.orderForAlert(ctx.db, alert.orderId);
       if (!o) return null;
-      const base = `order #${o.id}, ${o.trucks} × ${o.sand_type} to ${o.site}, ${kes(o.total_cents)} (${o.name}${o.phone ? `, ${o.phone}` : ''})`;
-      return kind === 'payment.submitted' && o.reference
+      // The customer's tracking link, for dispatch to pass on (absolute when PUBLIC_URL is set).
+      const track = `${(ctx.settings?.publicUrl ?? '').replace(/\/$/, '')}${trackingPath(o.tracking_token)}`;
+      const base = `order #${o.id}, ${o.trucks} × ${o.sand_type} to ${o.site}, ${formatKes(fromCents(o.total_cents))} (${o.name}${o.phone ? `, ${o.phone}` : ''}); tracking ${track}`;
+      return alert.kind === 'payment.submitted' && o.reference
         ? `${base}; ${o.method} reference ${o.reference}`
         : base;
     }
     case 'duplicate.flagged': {
-      const [entity, id] = refId.split(':');
-      const [d] =
-        entity === 'fuel'
-          ? await rows<{ plate: string; amount: number }>(
-              sql`select coalesce(t.plate, f.truck_id) as plate, f.cost_cents::float8 as amount from fuel_logs f left join trucks t on t.id = f.truck_id where f.id = ${Number(id) || 0}`,
-            )
-          : await rows<{ plate: string; amount: number }>(
-              sql`select coalesce(t.plate, c.truck_id) as plate, c.amount_cents::float8 as amount from costs c left join trucks t on t.id = c.truck_id where c.id = ${Number(id) || 0}`,
-            );
+      const d = await q.duplicateForAlert(ctx.db, alert.entity, alert.id);
       return d
-        ? `${entity === 'fuel' ? 'fuel log' : 'cost'} of ${kes(d.amount)} for ${d.plate}; review it in the audit console`
+        ? `${alert.entity === 'fuel' ? 'fuel log' : 'cost'} of ${formatKes(fromCents(d.cents))} for ${d.plate}; review it in the audit console`
         : null;
     }
     case 'truck.idle': {
-      const [truckId, since] = refId.split('@');
-      const [t] = await rows<{ plate: string }>(sql`select plate from trucks where id = ${truckId ?? ''}`);
-      return t
-        ? `${t.plate} has a load and has not moved since ${since ? new Date(since).toLocaleTimeString('en-KE', { timeZone: 'Africa/Nairobi', hour: '2-digit', minute: '2-digit' }) : 'a while'}`
+      const plate = await q.truckPlate(ctx.db, alert.truckId);
+      return plate
+        ? `${plate} has a load and has not moved since ${formatClock(new Date(alert.since))}`
         : null;
     }
-    case 'stock.low': {
-      const [st] = await rows<{ tonnes: number }>(
-        sql`select coalesce(sum(tonnes), 0)::float8 as tonnes from stock_transactions`,
-      );
-      return `the yard holds ${Math.round(st?.tonnes ?? 0)} t; time to restock`;
+    case 'stock.low':
+      return `the yard holds ${Math.round(await q.yardTonnes(ctx.db))} t; time to restock`;
+    case 'article.published':
+      return (await q.articleTitle(ctx.db, alert.articleId)) ?? null;
+    case 'daily.summary':
+      return (await q.dailySummaryText(ctx.db, alert.day)) ?? null;
+    case 'payment.received': {
+      const p = await q.paymentForAlert(ctx.db, alert.paymentId);
+      return p ? paymentLine(p) : null;
     }
-    case 'article.published': {
-      const [a] = await rows<{ title: string }>(
-        sql`select title from articles where id = ${Number(refId) || 0}`,
+    case 'load.outside_window': {
+      const l = await q.loadForWindowAlert(ctx.db, alert.assignmentId);
+      return l
+        ? `load #${l.id} (${l.plate}) to ${l.site}${l.scheduledAt ? `, scheduled ${formatClock(l.scheduledAt)}` : ''}${l.overnightPour ? '; the customer asked for an overnight pour' : ''}`
+        : null;
+    }
+    case 'fuel.anomaly': {
+      const a = await q.fuelAnomalyForAlert(ctx.db, alert.anomalyId);
+      return a ? `${a.plate}: ${a.detail} See Audit → Fuel findings.` : null;
+    }
+    case 'mpesa.unreconciled': {
+      const now = new Date();
+      const c = await unreconciledCounts(
+        ctx.db,
+        new Date(now.getTime() - PROMPT_QUIET_MS),
+        new Date(now.getTime() - CALLBACK_STUCK_MS),
       );
-      return a?.title ?? null;
+      return `${plural(c.unmatched, 'unmatched payment')}, ${plural(c.prompts, 'prompt')} without a result, ${plural(c.callbacks, 'callback')} not processed; see Orders → M-Pesa`;
     }
   }
+}
+
+/** Paid in full, in part, over, or to an account number that is no order's. */
+function paymentLine(p: NonNullable<Awaited<ReturnType<typeof q.paymentForAlert>>>): string {
+  const amount = formatKes(fromCents(p.amount_cents ?? 0));
+  const payer = [p.payer_name, p.payer_phone].filter(Boolean).join(', ');
+  const by = `${amount} by M-Pesa ${p.reference}${payer ? ` (${payer})` : ''}`;
+  if (p.order_id === null || p.total_cents === null)
+    return `${by} to account '${p.account_ref ?? ''}' matches no order; match it in the Orders tab`;
+  const credit =
+    p.credit_cents > 0 ? `; ${formatKes(fromCents(p.credit_cents))} over what was owed (credit)` : '';
+  if (p.payment_status === 'CONFIRMED') return `order #${p.order_id} paid: ${by}${credit}`;
+  const balance = Math.max(0, p.total_cents - p.paid_cents);
+  return `order #${p.order_id} part-paid: ${by}; ${formatKes(fromCents(p.paid_cents))} of ${formatKes(fromCents(p.total_cents))} paid, ${formatKes(fromCents(balance))} still owed`;
 }
 
 /**
  * One delivery row per (event, recipient) for every active ADMIN and OPS user. The unique key makes a
  * re-run job add nothing twice. Without a bot (or a chat id) rows are RECORDED; otherwise PENDING until
- * their alert.telegram job sends them.
+ * their alert.telegram job sends them (one job per delivery, its id the job id).
  */
-export async function fanOutAlert(
-  database: Database,
-  payload: JobPayload<'alert.fanout'>,
-  send?: { enqueue: Enqueue; botConfigured: boolean },
-) {
-  const eventKey = `${payload.kind}:${payload.refId}`;
-  const recipients = await database.db
-    .select({ id: users.id, chatId: users.telegramChatId })
-    .from(users)
-    .where(and(inArray(users.role, ['ADMIN', 'OPS']), isNull(users.disabledAt)));
+export async function fanOutAlert(ctx: Pick<JobContext, 'db' | 'enqueue' | 'settings'>, alert: TAlert) {
+  const eventKey = alertEventKey(alert);
+  const recipients = await q.alertRecipients(ctx.db);
   if (recipients.length === 0) return { recipients: 0 };
-  const text = alertText(
-    payload.kind,
-    payload.refId,
-    await describeEvent(database, payload.kind, payload.refId),
+  const text = alertText(alert, await describe(ctx, alert));
+  const botConfigured = Boolean(ctx.settings.telegram.token);
+  const withChat = new Set(botConfigured ? recipients.filter((r) => r.chatId).map((r) => r.id) : []);
+  await q.insertDeliveries(
+    ctx.db,
+    recipients.map((r) => ({
+      eventKey,
+      recipientId: r.id,
+      chatId: r.chatId,
+      text,
+      status: withChat.has(r.id) ? ('PENDING' as const) : ('RECORDED' as const),
+    })),
   );
-  const withChat = send?.botConfigured
-    ? new Set(recipients.filter((r) => r.chatId).map((r) => r.id))
-    : new Set<number>();
-  await database.db
-    .insert(alertDeliveries)
-    .values(
-      recipients.map((r) => ({
-        eventKey,
-        recipientId: r.id,
-        chatId: r.chatId,
-        text,
-        status: withChat.has(r.id) ? ('PENDING' as const) : ('RECORDED' as const),
-      })),
-    )
-    .onConflictDoNothing();
-  // One job per (event, recipient), the delivery id its job id: a re-run enqueues nothing new.
-  if (send && withChat.size > 0) {
-    const rows = await database.db
-      .select({
-        id: alertDeliveries.id,
-        status: alertDeliveries.status,
-        recipientId: alertDeliveries.recipientId,
-      })
-      .from(alertDeliveries)
-      .where(eq(alertDeliveries.eventKey, eventKey));
-    for (const row of rows) {
+  if (withChat.size > 0) {
+    for (const row of await q.deliveriesOf(ctx.db, eventKey)) {
       if (row.status === 'PENDING' && withChat.has(row.recipientId))
-        await send.enqueue('alert.telegram', { deliveryId: row.id });
+        await ctx.enqueue('alert.telegram', { deliveryId: row.id });
     }
   }
   return { recipients: recipients.length };

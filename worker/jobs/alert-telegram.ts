@@ -1,80 +1,53 @@
-import { eq } from 'drizzle-orm';
 import { Telegram } from 'telegraf';
-import type { Database } from '../../drizzle/db';
-import { alertDeliveries } from '../../drizzle/schema';
-import type { EnqueueOptions, JobName, JobPayload } from '../../shared/jobs';
+import { type JobContext, PermanentJobError } from '../context';
+import * as q from './alert-telegram.queries';
 
-export type Enqueue = <N extends JobName>(
-  name: N,
-  payload: JobPayload<N>,
-  options?: EnqueueOptions,
-) => Promise<unknown>;
-
-export interface TelegramConfig {
-  token: string | undefined;
-  /** Bot API root (tests point it at a local fake). */
-  apiRoot?: string | undefined;
-}
-
-export function telegramConfig(env: NodeJS.ProcessEnv = process.env): TelegramConfig {
-  return { token: env.TELEGRAM_BOT_TOKEN || undefined, apiRoot: env.TELEGRAM_API_ROOT || undefined };
-}
-
-function retryAfterSeconds(err: unknown): number | null {
+function telegramError(err: unknown): { code: number | undefined; retryAfter: number | undefined } {
   const e = err as {
     code?: number;
     response?: { error_code?: number; parameters?: { retry_after?: number } };
   };
-  const code = e.response?.error_code ?? e.code;
-  if (code !== 429) return null;
-  return Math.max(1, Number(e.response?.parameters?.retry_after ?? 1));
+  return { code: e.response?.error_code ?? e.code, retryAfter: e.response?.parameters?.retry_after };
 }
 
 /**
  * Sends one delivery. Already sent: nothing to do (a re-run job sends nothing twice). Telegram's 429
- * re-queues the same delivery after `retry_after`; other errors fail the attempt so BullMQ retries it.
+ * re-queues the same delivery after `retry_after`; a permanent refusal (400 chat not found, 403 bot
+ * blocked) marks it FAILED and is not retried; other errors fail the attempt so the runner retries it.
  */
 export async function sendTelegramAlert(
-  database: Database,
-  cfg: TelegramConfig,
+  ctx: Pick<JobContext, 'db' | 'enqueue' | 'settings'>,
   deliveryId: number,
-  enqueue: Enqueue,
 ) {
-  const [delivery] = await database.db
-    .select()
-    .from(alertDeliveries)
-    .where(eq(alertDeliveries.id, deliveryId))
-    .limit(1);
+  const delivery = await q.delivery(ctx.db, deliveryId);
   if (!delivery || delivery.status === 'SENT') return { sent: false };
-  if (!cfg.token || !delivery.chatId) {
-    await database.db
-      .update(alertDeliveries)
-      .set({ status: 'RECORDED', updatedAt: new Date() })
-      .where(eq(alertDeliveries.id, deliveryId));
+  const { token, apiRoot } = ctx.settings.telegram;
+  if (!token || !delivery.chatId) {
+    await q.updateDelivery(ctx.db, deliveryId, { status: 'RECORDED' });
     return { sent: false };
   }
-  const telegram = new Telegram(cfg.token, cfg.apiRoot ? { apiRoot: cfg.apiRoot } : {});
+  const telegram = new Telegram(token, apiRoot ? { apiRoot } : {});
   try {
     await telegram.sendMessage(delivery.chatId, delivery.text);
   } catch (err) {
-    const wait = retryAfterSeconds(err);
-    if (wait === null) {
-      await database.db
-        .update(alertDeliveries)
-        .set({ error: String((err as Error).message).slice(0, 300), updatedAt: new Date() })
-        .where(eq(alertDeliveries.id, deliveryId));
-      throw err;
+    const { code, retryAfter } = telegramError(err);
+    const message = String((err as Error).message).slice(0, 300);
+    if (code === 429) {
+      const wait = Math.max(1, Number(retryAfter ?? 1));
+      await ctx.enqueue(
+        'alert.telegram',
+        { deliveryId },
+        { jobId: `alert.telegram:${deliveryId}:after-429-${Date.now()}`, delayMs: wait * 1000 },
+      );
+      return { sent: false, retryAfter: wait };
     }
-    await enqueue(
-      'alert.telegram',
-      { deliveryId },
-      { jobId: `alert.telegram:${deliveryId}:after-429-${Date.now()}`, delayMs: wait * 1000 },
-    );
-    return { sent: false, retryAfter: wait };
+    if (code === 400 || code === 401 || code === 403 || code === 404) {
+      await q.updateDelivery(ctx.db, deliveryId, { status: 'FAILED', error: message });
+      throw new PermanentJobError(`Telegram refused delivery ${deliveryId}: ${message}`, { cause: err });
+    }
+    await q.updateDelivery(ctx.db, deliveryId, { error: message });
+    throw err;
   }
-  await database.db
-    .update(alertDeliveries)
-    .set({ status: 'SENT', sentAt: new Date(), error: null, updatedAt: new Date() })
-    .where(eq(alertDeliveries.id, deliveryId));
+  await q.updateDelivery(ctx.db, deliveryId, { status: 'SENT', sentAt: new Date(), error: null });
   return { sent: true };
 }

@@ -1,92 +1,22 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../drizzle/db';
-import { aiInsights } from '../../drizzle/schema';
-import type { Llm } from '../../shared/ai/llm';
-import { type InsightFacts, type Insights, ruleInsights } from '../../shared/domain/insights';
-
-const IDLE_MINUTES = Number(process.env.IDLE_ALERT_MINUTES ?? 30);
-
-/** The figures the insight rules and the morning briefing read, over the last 7 days to `now`. */
-export async function gatherInsightFacts(database: Database, now: Date): Promise<InsightFacts> {
-  const at = now.toISOString();
-  const rows = database.rows.bind(database);
-  const [spikes, [reviews], idle, [stock], [dups], [delivered], [costs]] = await Promise.all([
-    rows<{ plate: string; last7: number; usual7: number }>(sql`
-      with per_truck as (
-        select c.truck_id,
-               sum(c.amount_cents) filter (where c.incurred_at >= ${at}::timestamptz - interval '7 days')::float8 / 100 as last7,
-               sum(c.amount_cents) filter (where c.incurred_at < ${at}::timestamptz - interval '7 days')::float8 / 100 / 3 as usual7
-        from costs c
-        where c.voided_at is null and c.truck_id is not null and c.type <> 'STOCK_PURCHASE'
-          and c.incurred_at >= ${at}::timestamptz - interval '28 days' and c.incurred_at < ${at}::timestamptz
-        group by c.truck_id)
-      select coalesce(t.plate, p.truck_id) as plate, p.last7, p.usual7 from per_truck p left join trucks t on t.id = p.truck_id
-      where p.usual7 > 0 and p.last7 > 2 * p.usual7 and p.last7 > 5000 order by p.last7 desc limit 5`),
-    rows<{ count: number; oldest: number | null }>(sql`
-      select count(*)::int as count, extract(epoch from (${at}::timestamptz - min(updated_at)))::float8 / 3600 as oldest
-      from orders where status = 'PAYMENT_REVIEW'`),
-    rows<{ plate: string; idle: number }>(sql`
-      select coalesce(t.plate, l.truck_id) as plate,
-             floor(extract(epoch from (${at}::timestamptz - coalesce(l.last_moved_at, l.fix_time))) / 60)::int as idle
-      from truck_latest l join trucks t on t.id = l.truck_id
-      where exists (select 1 from assignments a where a.truck_id = l.truck_id and a.status in ('SCHEDULED','IN_TRANSIT'))
-        and coalesce(l.last_moved_at, l.fix_time) < ${at}::timestamptz - make_interval(mins => ${IDLE_MINUTES})
-      order by idle desc limit 5`),
-    rows<{ tonnes: number; per_day: number }>(sql`
-      select coalesce(sum(tonnes), 0)::float8 as tonnes,
-             coalesce(-sum(tonnes) filter (where kind = 'DELIVERY' and created_at >= ${at}::timestamptz - interval '7 days'), 0)::float8 / 7 as per_day
-      from stock_transactions`),
-    rows<{ n: number }>(sql`
-      select ((select count(*) from costs where is_duplicate and source <> 'FUEL' and reviewed_at is null and voided_at is null)
-            + (select count(*) from fuel_logs where is_duplicate and reviewed_at is null and voided_at is null))::int as n`),
-    rows<{ loads: number; revenue: number }>(sql`
-      select count(*)::int as loads, coalesce(sum(o.per_truck_cents * a.tonnes / 20), 0)::float8 / 100 as revenue
-      from assignments a join orders o on o.id = a.order_id
-      where a.status = 'DELIVERED' and a.delivered_at >= ${at}::timestamptz - interval '7 days' and a.delivered_at < ${at}::timestamptz`),
-    rows<{ total: number }>(sql`
-      select coalesce(sum(amount_cents), 0)::float8 / 100 as total from costs
-      where voided_at is null and incurred_at >= ${at}::timestamptz - interval '7 days' and incurred_at < ${at}::timestamptz`),
-  ]);
-  return {
-    costSpikes: spikes.map((s) => ({ plate: s.plate, last7: Number(s.last7), usual7: Number(s.usual7) })),
-    paymentReviews: {
-      count: reviews?.count ?? 0,
-      oldestHours: reviews?.oldest === null || reviews?.oldest === undefined ? null : Number(reviews.oldest),
-    },
-    idleLoadedTrucks: idle.map((i) => ({ plate: i.plate, idleMinutes: Number(i.idle) })),
-    stock: { tonnes: Number(stock?.tonnes ?? 0), deliveredPerDay: Number(stock?.per_day ?? 0) },
-    pendingDuplicates: dups?.n ?? 0,
-    deliveredLast7: { loads: delivered?.loads ?? 0, revenue: Number(delivered?.revenue ?? 0) },
-    costsLast7: Number(costs?.total ?? 0),
-  };
-}
+import { type Insights, ruleInsights } from '../../shared/domain/insights';
+import type { JobContext } from '../context';
+import { gatherInsightFacts, insertInsights } from './insights.queries';
+import { reword } from './reword';
 
 /** Rules always decide the content; the LLM, when configured, only rewrites the summary paragraph. */
 export async function generateInsights(
-  database: Database,
-  now: Date,
-  llm: Llm | null,
+  ctx: Pick<JobContext, 'db' | 'now' | 'llm' | 'settings'>,
 ): Promise<Insights & { generator: 'llm' | 'rules' }> {
-  const facts = await gatherInsightFacts(database, now);
+  const now = ctx.now();
+  const facts = await gatherInsightFacts(ctx.db, now, ctx.settings.alerts.idleMinutes);
   const rules = ruleInsights(facts);
-  let insights = rules.insights;
-  let generator: 'llm' | 'rules' = 'rules';
-  if (llm) {
-    try {
-      const text = await llm.complete(
-        'You write a short operations summary for a Kenyan sand-delivery dispatcher. Use only the facts given; keep every number exactly as given; 3 to 5 sentences, no headings.',
-        [{ role: 'user', content: rules.insights }],
-      );
-      if (text) {
-        insights = text;
-        generator = 'llm';
-      }
-    } catch {
-      // The rule-based wording stands.
-    }
-  }
-  await database.db
-    .insert(aiInsights)
-    .values({ insights, alerts: rules.alerts, generator, generatedAt: now });
+  const reworded = await reword(
+    ctx.llm,
+    'You write a short operations summary for a Kenyan sand-delivery dispatcher. Use only the facts given; keep every number exactly as given; 3 to 5 sentences, no headings.',
+    rules.insights,
+  );
+  const insights = reworded ?? rules.insights;
+  const generator = reworded ? 'llm' : 'rules';
+  await insertInsights(ctx.db, { insights, alerts: rules.alerts, generator, generatedAt: now });
   return { insights, alerts: rules.alerts, generator };
 }

@@ -1,88 +1,79 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../drizzle/db';
-import { articles } from '../../drizzle/schema';
-import type { Llm } from '../../shared/ai/llm';
-import { writeBriefing } from '../../shared/domain/briefing';
-import { ruleInsights } from '../../shared/domain/insights';
+import { raiseAlert } from '../../drizzle/outbox';
+import { publicArticle, publicRewordingGuard } from '../../shared/domain/briefing';
+import { dailySummary } from '../../shared/domain/insights';
 import { addDays, localDate, startOfLocalDate } from '../../shared/domain/time';
-import { type EmitAlert, fanOutAlert } from './alert-fanout';
-import { gatherInsightFacts } from './insights';
+import type { JobContext } from '../context';
+import { gatherInsightFacts } from './insights.queries';
+import {
+  articleWritten,
+  dayFigures,
+  insertArticle,
+  insertDailySummary,
+  publicPricing,
+} from './morning-briefing.queries';
+import { reword } from './reword';
+
+const REWORD_PUBLIC =
+  'Rewrite this article for people buying sand for a building site in Kiambu and Nairobi, Kenya, in plain text paragraphs (no HTML, no Markdown, no links). Keep every number exactly as given. Add no names, places, numbers, prices or facts that are not in the text.';
 
 /**
- * One briefing per Nairobi day (yesterday's operations by default); a re-run finds the day written and
- * adds nothing. The LLM, when configured, may reword the body; the figures come from the rows.
+ * The morning run, once per Nairobi day (yesterday by default), writing two things apart:
+ * - the public article, for customers and builders: one topic of the rotation, rule-written from the
+ *   public facts only (pricing, hours, yard); the LLM may reword it when its wording passes the guard;
+ * - the internal daily summary, for staff: yesterday's figures, people and queues, shown in the AI tab
+ *   and sent to the ADMIN/OPS Telegram chats (alert `daily.summary`).
+ * A re-run finds the day written and adds nothing.
  */
 export async function writeMorningBriefing(
-  database: Database,
-  now: Date,
-  llm: Llm | null,
+  ctx: Pick<JobContext, 'db' | 'now' | 'llm' | 'settings'>,
   forDate?: string,
-  emit: EmitAlert = (kind, refId) => fanOutAlert(database, { kind, refId }),
 ) {
+  const now = ctx.now();
   const date = forDate ?? addDays(localDate(now), -1);
   const start = startOfLocalDate(date).toISOString();
   const end = startOfLocalDate(addDays(date, 1)).toISOString();
-  const rows = database.rows.bind(database);
-  const [[day], [costs], [top], [site], facts] = await Promise.all([
-    rows<{ loads: number; tonnes: number; revenue: number }>(sql`
-      select count(*)::int as loads, coalesce(sum(a.tonnes), 0)::float8 as tonnes,
-             coalesce(sum(o.per_truck_cents * a.tonnes / 20), 0)::float8 / 100 as revenue
-      from assignments a join orders o on o.id = a.order_id
-      where a.status = 'DELIVERED' and a.delivered_at >= ${start} and a.delivered_at < ${end}`),
-    rows<{ total: number }>(sql`
-      select coalesce(sum(amount_cents), 0)::float8 / 100 as total from costs
-      where voided_at is null and incurred_at >= ${start} and incurred_at < ${end}`),
-    rows<{ name: string; loads: number }>(sql`
-      select d.name, count(*)::int as loads from assignments a join drivers d on d.id = a.driver_id
-      where a.status = 'DELIVERED' and a.delivered_at >= ${start} and a.delivered_at < ${end}
-      group by d.name order by loads desc, d.name limit 1`),
-    rows<{ site: string }>(sql`
-      select o.site from assignments a join orders o on o.id = a.order_id
-      where a.status = 'DELIVERED' and a.delivered_at >= ${start} and a.delivered_at < ${end}
-      group by o.site order by count(*) desc, o.site limit 1`),
-    gatherInsightFacts(database, now),
+  const [{ day, costs, top, site }, facts, pricing, written] = await Promise.all([
+    dayFigures(ctx.db, start, end),
+    gatherInsightFacts(ctx.db, now, ctx.settings.alerts.idleMinutes),
+    publicPricing(ctx.db),
+    articleWritten(ctx.db, date),
   ]);
-  const briefing = writeBriefing({
-    date,
-    loads: day?.loads ?? 0,
-    tonnes: Number(day?.tonnes ?? 0),
-    revenue: Number(day?.revenue ?? 0),
-    costs: Number(costs?.total ?? 0),
-    topDriver: top ? { name: top.name, loads: top.loads } : null,
-    busiestSite: site?.site ?? null,
-    stockTonnes: facts.stock.tonnes,
-    pendingPayments: facts.paymentReviews.count,
-    alerts: ruleInsights(facts).alerts,
-  });
-  let body = briefing.body;
-  let generator: 'llm' | 'rules' = 'rules';
-  if (llm) {
-    try {
-      const text = await llm.complete(
-        'Rewrite this morning briefing for the crews of a Kenyan sand-delivery business in plain text paragraphs (no HTML, no Markdown links). Keep every number and name exactly as given.',
-        [{ role: 'user', content: briefing.body }],
-      );
-      if (text && !/<[a-z!/]/i.test(text)) {
-        body = text;
-        generator = 'llm';
-      }
-    } catch {
-      // The data-driven text stands.
-    }
-  }
-  const inserted = await database.db
-    .insert(articles)
-    .values({
-      title: briefing.title,
-      topic: briefing.topic,
-      summary: briefing.summary,
-      body,
+  const summary = dailySummary(
+    {
+      date,
+      loads: day?.loads ?? 0,
+      tonnes: Number(day?.tonnes ?? 0),
+      revenue: Number(day?.revenue ?? 0),
+      costs: Number(costs?.total ?? 0),
+      topDriver: top ? { name: top.name, loads: top.loads } : null,
+      busiestSite: site?.site ?? null,
+    },
+    facts,
+  );
+  const publicFacts = {
+    pricing,
+    yardName: ctx.settings.yard.name,
+    hours: ctx.settings.dispatch.hours,
+    phone: ctx.settings.dispatch.phone,
+  };
+  const article = publicArticle(date, publicFacts);
+  // The model sees the public text only; its answer must hold nothing the public facts do not.
+  const reworded = written
+    ? null
+    : await reword(ctx.llm, REWORD_PUBLIC, article.body, publicRewordingGuard(article.body, publicFacts));
+  return ctx.db.transaction(async (tx) => {
+    const [published] = await insertArticle(tx, {
+      title: article.title,
+      topic: article.topic,
+      summary: article.summary,
+      body: reworded ?? article.body,
       forDate: date,
-      generator,
+      generator: reworded ? 'llm' : 'rules',
       createdAt: now,
-    })
-    .onConflictDoNothing({ target: articles.forDate })
-    .returning({ id: articles.id });
-  if (inserted[0]) await emit('article.published', String(inserted[0].id));
-  return { date, written: inserted.length > 0 };
+    });
+    if (published) await raiseAlert(tx, { kind: 'article.published', articleId: published.id });
+    const [summarised] = await insertDailySummary(tx, { forDate: date, text: summary, generatedAt: now });
+    if (summarised) await raiseAlert(tx, { kind: 'daily.summary', day: date });
+    return { date, written: Boolean(published), summarised: Boolean(summarised) };
+  });
 }

@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../drizzle/db';
+import { rows as sqlRows } from '../../drizzle/db';
 import { trucks } from '../../drizzle/schema';
-import { BullProducer } from '../../server/jobs/bullmq-producer';
+import { queueNameFor } from '../../shared/jobs';
 import { createTestDatabase } from '../../test/helpers';
 import { until } from '../../test/until';
+import { BullProducer } from '../transport/bullmq-producer';
 
 const redisUrl = process.env.REDIS_URL;
 const databaseUrl = process.env.DATABASE_URL;
@@ -26,7 +29,7 @@ describe.skipIf(!redisUrl || !databaseUrl)(
     afterAll(() => database.close());
 
     it('loses and doubles no position when a worker is killed mid-batch', async () => {
-      const [current] = await database.rows<{ name: string }>(sql`select current_database() as name`);
+      const [current] = await sqlRows<{ name: string }>(database.db, sql`select current_database() as name`);
       const url = new URL(databaseUrl!);
       url.pathname = `/${current!.name}`;
       dbUrl = url.toString();
@@ -75,8 +78,9 @@ describe.skipIf(!redisUrl || !databaseUrl)(
         // The slow worker holds its first batch (history written, then stalls): kill it there.
         await until(
           async () =>
-            (await database.rows<{ n: number }>(sql`select count(*)::int as n from truck_positions`))[0]!.n >
-            0,
+            (
+              await sqlRows<{ n: number }>(database.db, sql`select count(*)::int as n from truck_positions`)
+            )[0]!.n > 0,
           15_000,
           'first writes',
         );
@@ -84,20 +88,41 @@ describe.skipIf(!redisUrl || !databaseUrl)(
         second = await spawnWorker(0);
         await until(
           async () =>
-            (await database.rows<{ n: number }>(sql`select count(*)::int as n from truck_positions`))[0]!
-              .n === 1000,
+            (
+              await sqlRows<{ n: number }>(database.db, sql`select count(*)::int as n from truck_positions`)
+            )[0]!.n === 1000,
           30_000,
           'all positions',
         );
         await new Promise((r) => setTimeout(r, 1_000));
-        const [stats] = await database.rows<{ n: number; distinct_n: number }>(
+        const [stats] = await sqlRows<{ n: number; distinct_n: number }>(
+          database.db,
           sql`select count(*)::int as n, count(distinct fix_time)::int as distinct_n from truck_positions`,
         );
         expect(stats).toEqual({ n: 1000, distinct_n: 1000 });
-        const [latest] = await database.rows<{ fix_time: Date | string }>(
+        const [latest] = await sqlRows<{ fix_time: Date | string }>(
+          database.db,
           sql`select fix_time from truck_latest where truck_id = 'TRK-Q'`,
         );
         expect(new Date(latest!.fix_time).toISOString()).toBe(new Date(t0 + 999 * 1000).toISOString());
+        // Written batches leave nothing behind in Redis: no completed job, no payload.
+        const queue = new Queue(queueNameFor('telemetry.ingest'), {
+          connection: producer.connection,
+          prefix,
+        });
+        try {
+          expect(await queue.getJobCounts('completed', 'waiting', 'active', 'failed')).toEqual({
+            completed: 0,
+            waiting: 0,
+            active: 0,
+            failed: 0,
+          });
+          expect(
+            await producer.connection.keys(`${prefix}:${queueNameFor('telemetry.ingest')}:[0-9]*`),
+          ).toEqual([]);
+        } finally {
+          await queue.close();
+        }
       } finally {
         first.kill('SIGKILL');
         second?.kill('SIGTERM');

@@ -1,23 +1,67 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../drizzle/db';
-import { isMoving } from '../../shared/domain/telemetry';
+import { raiseAlert } from '../../drizzle/outbox';
+import { isMoving, safeText } from '../../shared/domain/telemetry';
 import type { JobPayload } from '../../shared/jobs';
-import { type EmitAlert, fanOutAlert } from './alert-fanout';
+import type { JobContext } from '../context';
+import { applyGeofences } from './telemetry-geofence';
+import * as q from './telemetry-ingest.queries';
 
-type Position = JobPayload<'telemetry.ingest'>['positions'][number];
-
-export const IDLE_ALERT_MINUTES = Number(process.env.IDLE_ALERT_MINUTES ?? 30);
+type Payload = JobPayload<'telemetry.ingest'>;
+type Position = Payload['positions'][number];
+type Ctx = Pick<JobContext, 'db' | 'now' | 'settings'> & Partial<Pick<JobContext, 'log'>>;
 
 /**
- * Writes a batch in two statements: the history (one row per device and fix time, so a re-run adds
- * nothing) and the latest position per truck (only when newer), keeping when each truck last moved.
+ * Is this the database refusing these rows (SQLSTATE class 22 data exception, 23 integrity violation,
+ * 54 program limit), rather than the database being away? Only those are set aside; anything else
+ * fails the job, which runs again (every statement here is idempotent).
  */
-export async function ingestPositions(
-  database: Database,
-  positions: Position[],
-  now = new Date(),
-  emit: EmitAlert = (kind, refId) => fanOutAlert(database, { kind, refId }),
-) {
+export function isRowError(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function errorText(err: unknown): string {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && typeof message === 'string') return safeText(`${code} ${message}`, 500);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return safeText(err instanceof Error ? err.message : String(err), 500);
+}
+
+/**
+ * Inserts the history in one statement; when the database refuses it, halves the batch until the
+ * refused rows stand alone, so one bad row never takes the others with it. Returns the refused rows.
+ */
+async function insertOrIsolate(
+  ctx: Ctx,
+  rows: q.HistoryRow[],
+): Promise<Array<{ row: q.HistoryRow; error: string }>> {
+  if (rows.length === 0) return [];
+  try {
+    await q.insertHistory(ctx.db, rows);
+    return [];
+  } catch (err) {
+    if (!isRowError(err)) throw err;
+    if (rows.length === 1) return [{ row: rows[0]!, error: errorText(err) }];
+    const mid = Math.ceil(rows.length / 2);
+    return [
+      ...(await insertOrIsolate(ctx, rows.slice(0, mid))),
+      ...(await insertOrIsolate(ctx, rows.slice(mid))),
+    ];
+  }
+}
+
+/**
+ * Writes fixes: the history (one row per device and fix time, so a re-run adds nothing; a row the
+ * database refuses goes to telemetry_quarantine with its error), then the latest position per truck
+ * (only when newer), keeping when each truck last moved, and raises one idle alert per idle spell.
+ */
+export async function ingestPositions(ctx: Ctx, positions: Position[], receivedAt = ctx.now().toISOString()) {
+  const now = ctx.now();
   const history = positions.map((p) => ({
     device_id: p.deviceId,
     fix_time: p.fixTime,
@@ -31,17 +75,28 @@ export async function ingestPositions(
     battery: p.battery,
     attributes: p.attributes,
   }));
-  await database.rows(sql`
-    insert into truck_positions (device_id, fix_time, truck_id, lat, lng, speed_kmh, heading, altitude, accuracy, battery, attributes)
-    select device_id, fix_time, truck_id, lat, lng, speed_kmh, heading, altitude, accuracy, battery, attributes
-    from jsonb_to_recordset(${JSON.stringify(history)}::jsonb) as x(
-      device_id text, fix_time timestamptz, truck_id text, lat float8, lng float8, speed_kmh float8, heading float8,
-      altitude float8, accuracy float8, battery float8, attributes jsonb)
-    on conflict (device_id, fix_time) do nothing`);
+  const refused = await insertOrIsolate(ctx, history);
+  for (const { row, error } of refused) {
+    // JSON text escapes what the row's own columns could not hold (NUL, half surrogate pairs).
+    await q.quarantine(ctx.db, {
+      device_id: safeText(row.device_id, 200),
+      fix_time: safeText(row.fix_time, 100),
+      truck_id: safeText(row.truck_id, 200),
+      raw: JSON.stringify(row),
+      error,
+    });
+  }
+  if (refused.length > 0)
+    ctx.log?.warn(
+      { quarantined: refused.length, errors: refused.map((r) => r.error) },
+      'telemetry rows quarantined',
+    );
+  const set = new Set(refused.map((r) => r.row));
+  const stored = positions.filter((_, i) => !set.has(history[i]!));
 
   // Newest fix per truck, and the newest moment in the batch it was moving.
   const latest = new Map<string, { p: Position; movedAt: string | null }>();
-  for (const p of positions) {
+  for (const p of stored) {
     const cur = latest.get(p.truckId);
     const movedAt = isMoving(p.speedKmh) ? p.fixTime : null;
     if (!cur) {
@@ -51,55 +106,90 @@ export async function ingestPositions(
     const newerMove = movedAt && (!cur.movedAt || movedAt > cur.movedAt) ? movedAt : cur.movedAt;
     latest.set(p.truckId, { p: p.fixTime > cur.p.fixTime ? p : cur.p, movedAt: newerMove });
   }
-  const rows = [...latest.values()].map(({ p, movedAt }) => ({
-    truck_id: p.truckId,
-    lat: p.lat,
-    lng: p.lng,
-    speed_kmh: p.speedKmh,
-    heading: p.heading,
-    status: isMoving(p.speedKmh) ? 'moving' : 'stopped',
-    fix_time: p.fixTime,
-    moved_at: movedAt,
-  }));
-  const updated = await database.rows<{
-    truck_id: string;
-    last_moved_at: string | Date | null;
-    fix_time: string | Date;
-  }>(sql`
-    insert into truck_latest (truck_id, lat, lng, speed_kmh, heading, status, fix_time, last_moved_at, updated_at)
-    select truck_id, lat, lng, speed_kmh, heading, status, fix_time, coalesce(moved_at, fix_time), now()
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
-      truck_id text, lat float8, lng float8, speed_kmh float8, heading float8, status text, fix_time timestamptz, moved_at timestamptz)
-    on conflict (truck_id) do update set
-      lat = case when excluded.fix_time > truck_latest.fix_time then excluded.lat else truck_latest.lat end,
-      lng = case when excluded.fix_time > truck_latest.fix_time then excluded.lng else truck_latest.lng end,
-      speed_kmh = case when excluded.fix_time > truck_latest.fix_time then excluded.speed_kmh else truck_latest.speed_kmh end,
-      heading = case when excluded.fix_time > truck_latest.fix_time then excluded.heading else truck_latest.heading end,
-      status = case when excluded.fix_time > truck_latest.fix_time then excluded.status else truck_latest.status end,
-      fix_time = greatest(excluded.fix_time, truck_latest.fix_time),
-      last_moved_at = case
-        when excluded.status = 'moving' or (excluded.last_moved_at <> excluded.fix_time)
-          then greatest(truck_latest.last_moved_at, excluded.last_moved_at)
-        else truck_latest.last_moved_at end,
-      updated_at = now()
-    returning truck_id, last_moved_at, fix_time`);
+  // In truck order, so that concurrent jobs lock the same rows in the same order (no deadlocks).
+  const rows = [...latest.values()]
+    .sort((x, y) => (x.p.truckId < y.p.truckId ? -1 : x.p.truckId > y.p.truckId ? 1 : 0))
+    .map(({ p, movedAt }) => ({
+      truck_id: p.truckId,
+      lat: p.lat,
+      lng: p.lng,
+      speed_kmh: p.speedKmh,
+      heading: p.heading,
+      status: isMoving(p.speedKmh) ? 'moving' : 'stopped',
+      fix_time: p.fixTime,
+      moved_at: movedAt,
+      battery: p.battery,
+      seen_at: receivedAt,
+    }));
+  const updated = rows.length > 0 ? await q.upsertLatest(ctx.db, rows) : [];
 
   // A truck with a load that has stood still too long: one alert per idle spell.
   const idle = updated.filter(
     (r) =>
-      r.last_moved_at && now.getTime() - new Date(r.last_moved_at).getTime() >= IDLE_ALERT_MINUTES * 60_000,
+      r.last_moved_at &&
+      now.getTime() - new Date(r.last_moved_at).getTime() >= ctx.settings.alerts.idleMinutes * 60_000,
   );
   if (idle.length > 0) {
-    const loaded = await database.rows<{ truck_id: string }>(sql`
-      select distinct truck_id from assignments
-      where status in ('SCHEDULED','IN_TRANSIT') and truck_id in (${sql.join(
-        idle.map((r) => sql`${r.truck_id}`),
-        sql`, `,
-      )})`);
+    const loaded = await q.loadedTrucks(
+      ctx.db,
+      idle.map((r) => r.truck_id),
+    );
     for (const { truck_id } of loaded) {
       const spell = idle.find((r) => r.truck_id === truck_id)!;
-      await emit('truck.idle', `${truck_id}@${new Date(spell.last_moved_at!).toISOString()}`);
+      await raiseAlert(ctx.db, {
+        kind: 'truck.idle',
+        truckId: truck_id,
+        since: new Date(spell.last_moved_at!).toISOString(),
+      });
     }
   }
-  return { positions: positions.length, trucks: rows.length };
+  return {
+    positions: positions.length,
+    stored: stored.length,
+    quarantined: refused.length,
+    trucks: rows.length,
+  };
+}
+
+/**
+ * One telemetry.ingest job: fixes, then heartbeats (battery and last-seen, the position kept), then the
+ * geofences (worker/jobs/telemetry-geofence.ts: crossings and the loads they move), then the discard
+ * counters last, so that a retry after a failure earlier in the job does not count them twice.
+ */
+export async function ingestBatch(ctx: Ctx, payload: Payload) {
+  const receivedAt = payload.receivedAt ?? ctx.now().toISOString();
+  const result = await ingestPositions(ctx, payload.positions, receivedAt);
+
+  const beats = new Map<string, { truck_id: string; battery: number | null; seen_at: string }>();
+  for (const h of payload.heartbeats ?? []) {
+    const battery = h.battery ?? beats.get(h.truckId)?.battery ?? null;
+    beats.set(h.truckId, { truck_id: h.truckId, battery, seen_at: receivedAt });
+  }
+  const ordered = [...beats.values()].sort((x, y) =>
+    x.truck_id < y.truck_id ? -1 : x.truck_id > y.truck_id ? 1 : 0,
+  );
+  const heartbeats = ordered.length > 0 ? await q.recordHeartbeats(ctx.db, ordered) : 0;
+  const geofences = await applyGeofences(ctx, payload.positions, payload.heartbeats ?? [], receivedAt);
+
+  const counted = new Map<
+    string,
+    { device_id: string; reason: string; count: number; sample: string; at: string }
+  >();
+  for (const d of payload.discards ?? []) {
+    const device_id = safeText(d.deviceId, 200);
+    const reason = safeText(d.reason, 200);
+    const key = `${device_id}\n${reason}`;
+    const count = (counted.get(key)?.count ?? 0) + d.count;
+    counted.set(key, { device_id, reason, count, sample: safeText(d.sample, 60), at: receivedAt });
+  }
+  if (counted.size > 0) {
+    await q.countDiscards(ctx.db, [...counted.values()]);
+    ctx.log?.warn({ discards: [...counted.values()] }, 'telemetry fixes discarded');
+  }
+  return {
+    ...result,
+    heartbeats,
+    geofences,
+    discarded: [...counted.values()].reduce((n, d) => n + d.count, 0),
+  };
 }

@@ -6,12 +6,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../drizzle/db';
 import { workerHeartbeats } from '../../drizzle/schema';
-import { BullProducer } from '../../server/jobs/bullmq-producer';
 import { JobTransportUnavailableError, queueNameFor } from '../../shared/jobs';
+import { silentLogger } from '../../shared/logger';
 import { createTestDatabase } from '../../test/helpers';
+import { transportRuntime } from '../../test/job-handlers';
+import { privateRedis } from '../../test/redis-server';
 import { until } from '../../test/until';
-import { createHandlers } from '../handlers';
 import { startBullWorkers } from './bullmq';
+import { BullProducer, ENQUEUE_TIMEOUT_MS } from './bullmq-producer';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -36,7 +38,7 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
     const workers = await startBullWorkers({
       redisUrl: redisUrl!,
       prefix,
-      handlers: createHandlers({ database }),
+      runtime: transportRuntime(silentLogger, database),
       schedules: false,
     });
     const producer = new BullProducer(redisUrl!, prefix);
@@ -66,7 +68,7 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
     const workers = await startBullWorkers({
       redisUrl: redisUrl!,
       prefix,
-      handlers: createHandlers({ database }),
+      runtime: transportRuntime(silentLogger, database),
     });
     const queue = new Queue(queueNameFor('system.heartbeat'), { connection: redis, prefix });
     try {
@@ -92,6 +94,29 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
       expect((await producer.health()).ok).toBe(false);
     } finally {
       await producer.close();
+    }
+  });
+
+  it('gives up within 250 ms on a stalled Redis (CLIENT PAUSE), and works again after', async () => {
+    const own = await privateRedis();
+    await own.start();
+    const producer = new BullProducer(own.url, prefix);
+    try {
+      await until(async () => producer.connection.status === 'ready', 5_000, 'producer connection');
+      await producer.enqueue('system.heartbeat', {});
+      await own.pause(3_000);
+      const started = Date.now();
+      await expect(producer.enqueue('system.heartbeat', {})).rejects.toBeInstanceOf(
+        JobTransportUnavailableError,
+      );
+      expect(Date.now() - started).toBeLessThan(ENQUEUE_TIMEOUT_MS + 150);
+      await new Promise((r) => setTimeout(r, 3_200));
+      await expect(producer.enqueue('system.heartbeat', {})).resolves.toMatchObject({
+        id: expect.any(String),
+      });
+    } finally {
+      await producer.close();
+      await own.stop();
     }
   });
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onlyHandlers } from '../../test/job-handlers';
-import type { JobHandlers } from '../handlers';
+import { silentLogger } from '../../shared/logger';
+import { onlyHandlers, transportRuntime } from '../../test/job-handlers';
+import type { JobHandlers } from '../context';
 import { InProcessRunner } from './in-process';
 
-function handlersWith(heartbeat: JobHandlers['system.heartbeat']): JobHandlers {
-  return onlyHandlers({ 'system.heartbeat': heartbeat });
+function handlersOf(heartbeat: JobHandlers['system.heartbeat']) {
+  return { handlers: onlyHandlers({ 'system.heartbeat': heartbeat }) };
 }
 
 let runner: InProcessRunner | undefined;
@@ -16,14 +17,20 @@ afterEach(async () => {
 describe('InProcessRunner', () => {
   it('runs a job with its validated payload', async () => {
     const seen: unknown[] = [];
-    runner = new InProcessRunner(handlersWith(async (p, ctx) => seen.push({ p, transport: ctx.transport })));
+    runner = new InProcessRunner(
+      transportRuntime(),
+      handlersOf(async (p, ctx) => seen.push({ p, transport: ctx.transport })),
+    );
     await runner.enqueue('system.heartbeat', { scheduledFor: 'x' });
     await runner.drain();
     expect(seen).toEqual([{ p: { scheduledFor: 'x' }, transport: 'in-process' }]);
   });
 
   it('refuses an invalid payload at enqueue time', async () => {
-    runner = new InProcessRunner(handlersWith(async () => undefined));
+    runner = new InProcessRunner(
+      transportRuntime(),
+      handlersOf(async () => undefined),
+    );
     await expect(runner.enqueue('system.heartbeat', { scheduledFor: 42 } as never)).rejects.toThrow();
   });
 
@@ -31,11 +38,11 @@ describe('InProcessRunner', () => {
     let calls = 0;
     const errors: unknown[] = [];
     runner = new InProcessRunner(
-      handlersWith(async () => {
+      transportRuntime({ ...silentLogger, error: (e) => errors.push(e) }),
+      handlersOf(async () => {
         calls += 1;
         throw new Error('boom');
       }),
-      { log: { error: (e) => errors.push(e) } },
     );
     const { id } = await runner.enqueue('system.heartbeat', {});
     await runner.drain();
@@ -48,7 +55,8 @@ describe('InProcessRunner', () => {
   it('runs a job with the same id once', async () => {
     let calls = 0;
     runner = new InProcessRunner(
-      handlersWith(async () => {
+      transportRuntime(),
+      handlersOf(async () => {
         calls += 1;
       }),
     );
@@ -65,10 +73,10 @@ describe('InProcessRunner', () => {
     try {
       vi.setSystemTime(new Date('2026-03-02T05:59:58.000+03:00'));
       const slots: string[] = [];
-      runner = new InProcessRunner(
-        handlersWith(async (p) => void slots.push(p.scheduledFor ?? '')),
-        { schedules: true },
-      );
+      runner = new InProcessRunner(transportRuntime(), {
+        ...handlersOf(async (p) => void slots.push(p.scheduledFor ?? '')),
+        schedules: true,
+      });
       await vi.advanceTimersByTimeAsync(2_500);
       expect(slots).toEqual(['2026-03-02T03:00:00.000Z']);
       await vi.advanceTimersByTimeAsync(60_000);

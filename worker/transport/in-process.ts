@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import {
+  dedupeIdFor,
   type EnqueueOptions,
   JOB_NAMES,
   JOBS,
@@ -7,13 +8,17 @@ import {
   type JobPayload,
   type JobQueue,
 } from '../../shared/jobs';
-import type { JobHandlers } from '../handlers';
-import { workerIdentity } from '../handlers';
+import { type JobHandlers, type JobRuntime, jobContext, PermanentJobError, workerIdentity } from '../context';
+import { handlers as realHandlers } from '../handlers';
+import { OutboxRelay } from '../outbox-relay';
 
 export interface InProcessRunnerOptions {
-  log?: { error: (obj: unknown, msg?: string) => void; info?: (obj: unknown, msg?: string) => void };
+  /** The handlers to run (tests swap some); the real ones by default. */
+  handlers?: JobHandlers;
   /** Start the cron schedules of shared/jobs.ts (off in tests that drive jobs by hand). */
   schedules?: boolean;
+  /** Relay the outbox into this runner, polling this often (ms); off when absent. */
+  outboxIntervalMs?: number;
   /** How many job ids to remember for de-duplication. */
   rememberIds?: number;
 }
@@ -33,11 +38,25 @@ export class InProcessRunner implements JobQueue {
   private closed = false;
   private seq = 0;
   private readonly workerId = `in-process:${workerIdentity()}`;
+  private readonly handlers: JobHandlers;
+  /** Embedded mode: this runner is also the outbox relay. */
+  readonly relay: OutboxRelay | undefined;
 
   constructor(
-    private readonly handlers: JobHandlers,
+    private readonly runtime: JobRuntime,
     private readonly options: InProcessRunnerOptions = {},
   ) {
+    this.handlers = options.handlers ?? realHandlers;
+    if (options.outboxIntervalMs !== undefined) {
+      this.relay = new OutboxRelay(
+        runtime.database.db,
+        (name, payload, opts) => this.enqueue(name, payload, opts),
+        {
+          intervalMs: options.outboxIntervalMs,
+          log: runtime.log,
+        },
+      ).start();
+    }
     if (options.schedules) this.startSchedules();
   }
 
@@ -45,8 +64,7 @@ export class InProcessRunner implements JobQueue {
     if (this.closed) throw new Error('Job runner is closed.');
     const def = JOBS[name];
     const parsed = def.payload.parse(payload) as JobPayload<N>;
-    const dedupe = def as { dedupeId?: (p: JobPayload<N>) => string };
-    const id = opts.jobId ?? dedupe.dedupeId?.(parsed) ?? `${name}:${++this.seq}:${Date.now()}`;
+    const id = opts.jobId ?? dedupeIdFor(name, parsed) ?? `${name}:${++this.seq}:${Date.now()}`;
     const state = this.states.get(id);
     if (state && state !== 'failed') return { id };
     this.remember(id, 'queued');
@@ -59,14 +77,17 @@ export class InProcessRunner implements JobQueue {
     return this.states.get(id);
   }
 
-  /** Resolves when every queued and running job has finished (retries included). */
+  /** Resolves when the outbox is relayed and every queued and running job has finished (retries included). */
   async drain(): Promise<void> {
-    while (
-      this.inFlight.size > 0 ||
-      [...this.states.values()].some((s) => s === 'queued' || s === 'running')
-    ) {
-      await Promise.all([...this.inFlight]);
-      await new Promise((r) => setTimeout(r, 5));
+    while (true) {
+      if (this.relay) await this.relay.runOnce();
+      const busy = () =>
+        this.inFlight.size > 0 || [...this.states.values()].some((s) => s === 'queued' || s === 'running');
+      while (busy()) {
+        await Promise.all([...this.inFlight]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      if (!this.relay || (await this.relay.pending()) === 0) return;
     }
   }
 
@@ -76,6 +97,7 @@ export class InProcessRunner implements JobQueue {
 
   async close() {
     this.closed = true;
+    await this.relay?.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
@@ -85,16 +107,22 @@ export class InProcessRunner implements JobQueue {
     const { attempts, backoffMs } = JOBS[name].options;
     this.remember(id, 'running');
     const handler = this.handlers[name] as (p: JobPayload<N>, c: unknown) => Promise<unknown>;
+    const ctx = jobContext(this.runtime, (n, p, o) => this.enqueue(n, p, o), {
+      jobId: id,
+      attempt,
+      transport: this.transport,
+      workerId: this.workerId,
+    });
     try {
-      await handler(payload, { jobId: id, attempt, transport: this.transport, workerId: this.workerId });
+      await handler(payload, ctx);
       this.remember(id, 'completed');
     } catch (err) {
-      if (attempt < attempts && !this.closed) {
+      if (attempt < attempts && !this.closed && !(err instanceof PermanentJobError)) {
         this.remember(id, 'queued');
         this.later(backoffMs * 2 ** (attempt - 1), () => this.run(name, payload, id, attempt + 1));
       } else {
         this.remember(id, 'failed');
-        this.options.log?.error({ err, job: name, id, attempt }, 'job failed');
+        this.runtime.log.error({ err, job: name, id, attempt }, 'job failed');
       }
     }
   }
@@ -134,7 +162,7 @@ export class InProcessRunner implements JobQueue {
             // The slot time is the job id: a slot fires once even if the timer is re-armed.
             void this.enqueue(name, { scheduledFor: next.toISOString() } as JobPayload<typeof name>, {
               jobId: `${name}@${next.toISOString()}`,
-            }).catch((err) => this.options.log?.error({ err, job: name }, 'scheduled enqueue failed'));
+            }).catch((err) => this.runtime.log.error({ err, job: name }, 'scheduled enqueue failed'));
             arm();
           },
           Math.max(0, next.getTime() - Date.now()),

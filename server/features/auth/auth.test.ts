@@ -1,25 +1,37 @@
 import { eq } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drivers, users } from '../../../drizzle/schema';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { users } from '../../../drizzle/schema';
+import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { signToken } from '../../auth/tokens';
 import { ensureAdmin } from './auth.service';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    limits: { loginPerAccount: { points: 3, duration: 60 }, registerPerIp: { points: 50, duration: 60 } },
+    limits: {
+      loginPerAccountIp: { points: 3, duration: 60 },
+      loginPerAccount: { points: 5, duration: 60 },
+      passwordPerUser: { points: 3, duration: 60 },
+      registerPerIp: { points: 50, duration: 60 },
+    },
   });
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+/** A sign-in from a given address (the limits are per address). */
+const loginFrom = (app: TestApp, ip: string, email: string, password: string) =>
+  app.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
+
+async function registered(email: string, password: string) {
+  const res = await t.call('POST', '/api/auth/register', null, { name: 'Owner', email, password });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { token: string; user: { id: number } };
+}
 
 describe('POST /api/auth/register', () => {
   it('creates a CUSTOMER whatever role is sent, and answers a working token', async () => {
-    const res = await post('/api/auth/register', {
+    const res = await t.call('POST', '/api/auth/register', null, {
       name: 'Wanjiru Kamau',
       email: 'Wanjiru@Example.co.ke',
       phone: '0722 000 111',
@@ -41,13 +53,22 @@ describe('POST /api/auth/register', () => {
     expect(me.json().role).toBe('CUSTOMER');
     // The password was trimmed before hashing: the trimmed form signs in.
     expect(
-      (await post('/api/auth/login', { email: 'wanjiru@example.co.ke', password: 'longenough' })).statusCode,
+      (
+        await t.call('POST', '/api/auth/login', null, {
+          email: 'wanjiru@example.co.ke',
+          password: 'longenough',
+        })
+      ).statusCode,
     ).toBe(200);
   });
 
   it('refuses an email already registered with 409, in any letter case', async () => {
-    await post('/api/auth/register', { name: 'A', email: 'dup@example.co.ke', password: 'password123' });
-    const res = await post('/api/auth/register', {
+    await t.call('POST', '/api/auth/register', null, {
+      name: 'A',
+      email: 'dup@example.co.ke',
+      password: 'password123',
+    });
+    const res = await t.call('POST', '/api/auth/register', null, {
       name: 'B',
       email: 'DUP@example.co.ke',
       password: 'password123',
@@ -67,7 +88,7 @@ describe('POST /api/auth/register', () => {
     ],
     [{ name: 'X', password: 'password123' }, 'Email is required.'],
   ])('answers 400 with a readable message for %j', async (payload, message) => {
-    const res = await post('/api/auth/register', payload);
+    const res = await t.call('POST', '/api/auth/register', null, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: message });
   });
@@ -75,7 +96,7 @@ describe('POST /api/auth/register', () => {
 
 describe('POST /api/auth/login', () => {
   beforeAll(async () => {
-    await post('/api/auth/register', {
+    await t.call('POST', '/api/auth/register', null, {
       name: 'Otieno',
       email: 'otieno@example.co.ke',
       password: 'correct-horse',
@@ -83,7 +104,10 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers token and user with id, role, name, email', async () => {
-    const res = await post('/api/auth/login', { email: 'OTIENO@example.co.ke', password: 'correct-horse' });
+    const res = await t.call('POST', '/api/auth/login', null, {
+      email: 'OTIENO@example.co.ke',
+      password: 'correct-horse',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       token: expect.any(String),
@@ -92,16 +116,22 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers the same 401 for an unknown email and a wrong password', async () => {
-    const unknown = await post('/api/auth/login', { email: 'nobody@example.co.ke', password: 'whatever1' });
-    const wrong = await post('/api/auth/login', { email: 'otieno@example.co.ke', password: 'wrong-pass' });
+    const unknown = await t.call('POST', '/api/auth/login', null, {
+      email: 'nobody@example.co.ke',
+      password: 'whatever1',
+    });
+    const wrong = await t.call('POST', '/api/auth/login', null, {
+      email: 'otieno@example.co.ke',
+      password: 'wrong-pass',
+    });
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual({ error: 'Invalid email or password.' });
     expect(wrong.json()).toEqual(unknown.json());
   });
 
-  it('limits failed attempts per account with 429 and Retry-After', async () => {
-    await post('/api/auth/register', {
+  it('limits failed attempts per account and address with 429 and Retry-After; the owner elsewhere still signs in', async () => {
+    await t.call('POST', '/api/auth/register', null, {
       name: 'Target',
       email: 'target@example.co.ke',
       password: 'right-pass',
@@ -109,29 +139,94 @@ describe('POST /api/auth/login', () => {
     const codes: number[] = [];
     for (let i = 0; i < 4; i++)
       codes.push(
-        (await post('/api/auth/login', { email: 'target@example.co.ke', password: 'bad-pass' })).statusCode,
+        (
+          await t.call('POST', '/api/auth/login', null, {
+            email: 'target@example.co.ke',
+            password: 'bad-pass',
+          })
+        ).statusCode,
       );
     expect(codes).toEqual([401, 401, 401, 429]);
-    const blocked = await post('/api/auth/login', { email: 'target@example.co.ke', password: 'right-pass' });
+    const blocked = await t.call('POST', '/api/auth/login', null, {
+      email: 'target@example.co.ke',
+      password: 'right-pass',
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toMatch(/^\d+$/);
     expect(blocked.json().error).toMatch(/^Too many attempts/);
+    // The guesser's failures lock only their own address out of this account.
+    expect((await loginFrom(t, '10.1.0.9', 'target@example.co.ke', 'right-pass')).statusCode).toBe(200);
   });
 
-  it('limits attempts per IP', async () => {
+  it('has a higher per-account ceiling that counts failures from every address', async () => {
+    await registered('ceiling@example.co.ke', 'right-pass');
+    const codes: number[] = [];
+    for (const ip of ['10.2.0.1', '10.2.0.1', '10.2.0.1', '10.2.0.2', '10.2.0.2'])
+      codes.push((await loginFrom(t, ip, 'ceiling@example.co.ke', 'bad-pass')).statusCode);
+    expect(codes).toEqual([401, 401, 401, 401, 401]);
+    const fromThird = await loginFrom(t, '10.2.0.3', 'ceiling@example.co.ke', 'right-pass');
+    expect(fromThird.statusCode).toBe(429);
+    expect(fromThird.headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it("a success clears its address's count for the account (the account's ceiling keeps the failures)", async () => {
+    await registered('clears@example.co.ke', 'right-pass');
+    // 2 + 2 failures from one address, allowed 3: the success between them cleared the first two.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 2; i++)
+        expect((await loginFrom(t, '10.3.0.1', 'clears@example.co.ke', 'bad-pass')).statusCode).toBe(401);
+      expect((await loginFrom(t, '10.3.0.1', 'clears@example.co.ke', 'right-pass')).statusCode).toBe(200);
+    }
+  });
+
+  it('answers a disabled account the same 401 for the right and a wrong password', async () => {
+    const { user } = await registered('disabled@example.co.ke', 'right-pass');
+    await t.database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
+    const right = await loginFrom(t, '10.4.0.1', 'disabled@example.co.ke', 'right-pass');
+    const wrong = await loginFrom(t, '10.4.0.2', 'disabled@example.co.ke', 'wrong-pass');
+    const unknown = await loginFrom(t, '10.4.0.3', 'nobody-here@example.co.ke', 'right-pass');
+    expect([right.statusCode, wrong.statusCode, unknown.statusCode]).toEqual([401, 401, 401]);
+    expect(right.json()).toEqual({ error: 'Invalid email or password.' });
+    expect(wrong.json()).toEqual(right.json());
+    expect(unknown.json()).toEqual(right.json());
+  });
+
+  it('limits failed attempts per IP, and only failures: an office signs in as often as it needs', async () => {
     const limited = await createTestApp({ limits: { loginPerIp: { points: 2, duration: 60 } } });
     try {
-      const attempt = () =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { email: 'a@b.co', password: 'x' },
-        });
+      await limited.call('POST', '/api/auth/register', null, {
+        name: 'Office',
+        email: 'office@example.co.ke',
+        password: 'right-pass',
+      });
+      const attempt = (password: string) =>
+        loginFrom(limited, '10.5.0.1', 'office@example.co.ke', password).then((r) => r.statusCode);
+      const successes = [];
+      for (let i = 0; i < 8; i++) successes.push(await attempt('right-pass'));
+      expect(successes).toEqual(Array(8).fill(200));
       expect([
-        (await attempt()).statusCode,
-        (await attempt()).statusCode,
-        (await attempt()).statusCode,
-      ]).toEqual([401, 401, 429]);
+        await attempt('x'),
+        await attempt('x'),
+        await attempt('x'),
+        await attempt('right-pass'),
+      ]).toEqual([401, 401, 429, 429]);
+      // Another address is not affected.
+      expect((await loginFrom(limited, '10.5.0.2', 'office@example.co.ke', 'right-pass')).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('lets no racing guess past a limit: 12 parallel wrong passwords, 2 allowed → 2 × 401 and 10 × 429', async () => {
+    const limited = await createTestApp({ limits: { loginPerIp: { points: 2, duration: 60 } } });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => loginFrom(limited, '10.6.0.1', 'racer@example.co.ke', 'wrong')),
+      );
+      const codes = answers.map((r) => r.statusCode).sort();
+      expect(codes).toEqual([...Array(2).fill(401), ...Array(10).fill(429)]);
     } finally {
       await limited.close();
     }
@@ -157,7 +252,10 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers 413 for a body over the limit', async () => {
-    const res = await post('/api/auth/login', { email: 'a@b.co', password: 'x'.repeat(2 * 1024 * 1024) });
+    const res = await t.call('POST', '/api/auth/login', null, {
+      email: 'a@b.co',
+      password: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ error: 'The request is too large.' });
   });
@@ -169,7 +267,7 @@ describe('tokens', () => {
 
   it('refuses tampered, expired, unsigned, wrong-audience and wrong-secret tokens with 401', async () => {
     const { token, user } = await t.signIn('OPS');
-    const secret = t.deps.config.jwtSecret;
+    const secret = t.deps.settings.jwtSecret;
     const [h, p, s] = token.split('.');
     const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, role: 'ADMIN' })).toString('base64url')}.${s}`;
@@ -203,13 +301,43 @@ describe('tokens', () => {
       .setAudience('mchanga-app')
       .setIssuedAt()
       .sign(secret);
+    const inFuture = await new SignJWT({ role: 'OPS', ver: 0 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(user.id))
+      .setIssuer('mchanga')
+      .setAudience('mchanga-app')
+      .setIssuedAt(Math.floor(Date.now() / 1000) + 3600)
+      .setExpirationTime('2h')
+      .sign(secret);
+    const nonCanonical = await Promise.all(
+      [`${user.id}e0`, `0${user.id}`, ` ${user.id}`, `${user.id}.0`, `+${user.id}`].map((sub) =>
+        new SignJWT({ role: 'OPS', ver: 0 })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setSubject(sub)
+          .setIssuer('mchanga')
+          .setAudience('mchanga-app')
+          .setIssuedAt()
+          .setExpirationTime('1h')
+          .sign(secret),
+      ),
+    );
     const otherSecret = await signToken(
       { userId: user.id, role: 'OPS', version: 0 },
       new TextEncoder().encode('another-secret-another-secret-another-secret'),
       '1h',
     );
     expect((await me(token)).statusCode).toBe(200);
-    for (const bad of [tampered, expired, unsigned, wrongAudience, noExp, otherSecret, 'garbage']) {
+    for (const bad of [
+      tampered,
+      expired,
+      unsigned,
+      wrongAudience,
+      noExp,
+      inFuture,
+      ...nonCanonical,
+      otherSecret,
+      'garbage',
+    ]) {
       const res = await me(bad);
       expect(res.statusCode, bad).toBe(401);
       expect(res.json().error).toEqual(expect.any(String));
@@ -222,7 +350,7 @@ describe('tokens', () => {
   it('logout-everywhere revokes every earlier token', async () => {
     const { token, headers } = await t.signIn('CUSTOMER');
     expect((await me(token)).statusCode).toBe(200);
-    expect((await post('/api/auth/logout-all', {}, headers)).statusCode).toBe(200);
+    expect((await t.call('POST', '/api/auth/logout-all', null, {}, headers)).statusCode).toBe(200);
     const res = await me(token);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Your session has expired. Please sign in again.' });
@@ -230,21 +358,26 @@ describe('tokens', () => {
 
   it('a password change revokes old tokens and returns a new one', async () => {
     const reg = (
-      await post('/api/auth/register', {
+      await t.call('POST', '/api/auth/register', null, {
         name: 'Changer',
         email: 'changer@example.co.ke',
         password: 'first-pass',
       })
     ).json();
     const auth = { authorization: `Bearer ${reg.token}` };
-    const wrong = await post(
+    const wrong = await t.call(
+      'POST',
       '/api/auth/password',
+      null,
       { currentPassword: 'nope', newPassword: 'second-pass' },
       auth,
     );
     expect(wrong.statusCode).toBe(400);
-    const ok = await post(
+    expect(wrong.json()).toEqual({ error: 'Your current password is not correct.' });
+    const ok = await t.call(
+      'POST',
       '/api/auth/password',
+      null,
       { currentPassword: 'first-pass', newPassword: 'second-pass' },
       auth,
     );
@@ -252,116 +385,37 @@ describe('tokens', () => {
     expect((await me(reg.token)).statusCode).toBe(401);
     expect((await me(ok.json().token)).statusCode).toBe(200);
     expect(
-      (await post('/api/auth/login', { email: 'changer@example.co.ke', password: 'second-pass' })).statusCode,
+      (
+        await t.call('POST', '/api/auth/login', null, {
+          email: 'changer@example.co.ke',
+          password: 'second-pass',
+        })
+      ).statusCode,
     ).toBe(200);
   });
 });
 
-describe('admin users', () => {
-  it('lets an ADMIN create OPS, DRIVER and FUEL accounts; refuses others with 401/403', async () => {
-    const admin = await t.signIn('ADMIN');
-    const customer = await t.signIn('CUSTOMER');
-    const ops = await post(
-      '/api/admin/users',
-      { name: 'Ops One', email: 'ops1@example.co.ke', password: 'password123', role: 'OPS' },
-      admin.headers,
-    );
-    expect(ops.statusCode).toBe(201);
-    expect(ops.json()).toMatchObject({ role: 'OPS', disabled: false });
-
-    const driver = await post(
-      '/api/admin/users',
-      {
-        name: 'Kip Driver',
-        email: 'kip@example.co.ke',
-        password: 'password123',
-        role: 'DRIVER',
-        driverId: 'DRV-KIP',
-      },
-      admin.headers,
-    );
-    expect(driver.statusCode).toBe(201);
-    expect(driver.json()).toMatchObject({ role: 'DRIVER', driverId: 'DRV-KIP' });
-    const [profile] = await t.database.db.select().from(drivers).where(eq(drivers.id, 'DRV-KIP'));
-    expect(profile?.name).toBe('Kip Driver');
-    const login = await post('/api/auth/login', { email: 'kip@example.co.ke', password: 'password123' });
-    expect(login.json().user).toMatchObject({ role: 'DRIVER', driverId: 'DRV-KIP' });
-
-    const secondForDriver = await post(
-      '/api/admin/users',
-      {
-        name: 'Kip Again',
-        email: 'kip2@example.co.ke',
-        password: 'password123',
-        role: 'DRIVER',
-        driverId: 'DRV-KIP',
-      },
-      admin.headers,
-    );
-    expect(secondForDriver.statusCode).toBe(409);
-    expect(
-      (await t.database.db.select().from(users).where(eq(users.email, 'kip2@example.co.ke'))).length,
-    ).toBe(0);
-
-    const noDriverId = await post(
-      '/api/admin/users',
-      { name: 'No Id', email: 'noid@example.co.ke', password: 'password123', role: 'DRIVER' },
-      admin.headers,
-    );
-    expect(noDriverId.statusCode).toBe(400);
-    expect(noDriverId.json()).toEqual({ error: 'A DRIVER account must be linked to a driver ID.' });
-
-    const makeAdmin = await post(
-      '/api/admin/users',
-      { name: 'Sneaky', email: 'sneaky@example.co.ke', password: 'password123', role: 'ADMIN' },
-      admin.headers,
-    );
-    expect(makeAdmin.statusCode).toBe(400);
-
-    const asCustomer = await post(
-      '/api/admin/users',
-      { name: 'X', email: 'x1@example.co.ke', password: 'password123', role: 'OPS' },
-      customer.headers,
-    );
-    expect(asCustomer.statusCode).toBe(403);
-    expect(asCustomer.json()).toEqual({ error: 'You do not have access to this.' });
-    const anonymous = await post('/api/admin/users', {
-      name: 'X',
-      email: 'x2@example.co.ke',
-      password: 'password123',
-      role: 'OPS',
-    });
-    expect(anonymous.statusCode).toBe(401);
-  });
-
-  it('disabling a user revokes their tokens and blocks sign-in; enabling restores sign-in', async () => {
-    const admin = await t.signIn('ADMIN');
-    const fuel = await t.signIn('FUEL', { email: 'fuel-disable@example.co.ke' });
-    const off = await post(`/api/admin/users/${fuel.user.id}/disable`, {}, admin.headers);
-    expect(off.statusCode).toBe(200);
-    expect(off.json().disabled).toBe(true);
-    expect((await t.app.inject({ url: '/api/auth/me', headers: fuel.headers })).statusCode).toBe(401);
-    const login = await post('/api/auth/login', {
-      email: 'fuel-disable@example.co.ke',
-      password: 'password123',
-    });
-    expect(login.statusCode).toBe(403);
-    expect((await post(`/api/admin/users/${fuel.user.id}/enable`, {}, admin.headers)).statusCode).toBe(200);
-    expect(
-      (await post('/api/auth/login', { email: 'fuel-disable@example.co.ke', password: 'password123' }))
-        .statusCode,
-    ).toBe(200);
-    expect((await post('/api/admin/users/abc/disable', {}, admin.headers)).statusCode).toBe(400);
-    expect((await post('/api/admin/users/987654/disable', {}, admin.headers)).statusCode).toBe(404);
-  });
-
-  it('lists staff accounts, not customers', async () => {
-    const admin = await t.signIn('ADMIN');
-    const res = await t.app.inject({ url: '/api/admin/users', headers: admin.headers });
-    expect(res.statusCode).toBe(200);
-    const roles = new Set(res.json().map((u: { role: string }) => u.role));
-    expect(roles.has('CUSTOMER')).toBe(false);
-    expect(roles.has('ADMIN')).toBe(true);
+describe('POST /api/auth/password', () => {
+  it('limits current-password guesses per user (429 with Retry-After, even for the right one)', async () => {
+    const me = await registered('guessed@example.co.ke', 'first-pass');
+    const other = await registered('bystander@example.co.ke', 'other-pass');
+    const change = (token: string, currentPassword: string) =>
+      t.call(
+        'POST',
+        '/api/auth/password',
+        null,
+        { currentPassword, newPassword: 'second-pass' },
+        { authorization: `Bearer ${token}` },
+      );
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await change(me.token, `guess-${i}`)).statusCode);
+    expect(codes).toEqual([400, 400, 400, 429]);
+    const right = await change(me.token, 'first-pass');
+    expect(right.statusCode).toBe(429);
+    expect(right.headers['retry-after']).toMatch(/^\d+$/);
+    expect(right.json().error).toMatch(/^Too many attempts/);
+    // Somebody else's allowance is their own.
+    expect((await change(other.token, 'other-pass')).statusCode).toBe(200);
   });
 });
 
@@ -375,9 +429,12 @@ describe('ensureAdmin', () => {
       created: false,
       promoted: false,
     });
-    const login = await post('/api/auth/login', { email: 'boss@example.co.ke', password: 'boss-password' });
+    const login = await t.call('POST', '/api/auth/login', null, {
+      email: 'boss@example.co.ke',
+      password: 'boss-password',
+    });
     expect(login.json().user.role).toBe('ADMIN');
-    await post('/api/auth/register', {
+    await t.call('POST', '/api/auth/register', null, {
       name: 'Promote Me',
       email: 'promote@example.co.ke',
       password: 'password123',
@@ -386,5 +443,30 @@ describe('ensureAdmin', () => {
       created: false,
       promoted: true,
     });
+  });
+});
+
+describe('PUT /api/auth/language', () => {
+  it("remembers the account's language and returns it at the next sign-in and from /me; refuses others with 400", async () => {
+    const { token } = await registered('lugha@example.co.ke', 'a-long-passphrase');
+    const first = await t.call('POST', '/api/auth/login', null, {
+      email: 'lugha@example.co.ke',
+      password: 'a-long-passphrase',
+    });
+    expect(first.json().user.language).toBe('en');
+    const as = (tok: string) => ({ token: tok, headers: { authorization: `Bearer ${tok}` } }) as SignedIn;
+    const set = await t.call('PUT', '/api/auth/language', as(token), { language: 'sw' });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ email: 'lugha@example.co.ke', language: 'sw' });
+    const again = await t.call('POST', '/api/auth/login', null, {
+      email: 'lugha@example.co.ke',
+      password: 'a-long-passphrase',
+    });
+    expect(again.json().user.language).toBe('sw');
+    expect((await t.call('GET', '/api/auth/me', as(again.json().token))).json().language).toBe('sw');
+    const bad = await t.call('PUT', '/api/auth/language', as(token), { language: 'fr' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: 'Language must be en (English) or sw (Kiswahili).' });
+    expect((await t.call('PUT', '/api/auth/language', null, { language: 'sw' })).statusCode).toBe(401);
   });
 });

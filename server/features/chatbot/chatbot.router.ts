@@ -1,33 +1,35 @@
-import { createLlm } from '../../../shared/ai/llm';
 import { ZChatAnswer, ZChatInput } from '../../../shared/schemas/chat';
-import { consume, RateLimitedError } from '../../auth/rate-limit';
-import { appError } from '../../errors';
 import { publicProcedure, router } from '../../trpc';
-import { answerChat, chatFacts } from './chatbot.service';
-
-const llm = createLlm();
+import { askAssistant } from './chatbot.service';
 
 export const chatbotRouter = router({
   ask: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/chatbot',
+        summary: 'Ask the dispatch assistant',
+        errors: [429],
+        example: {
+          messages: [{ role: 'user', content: 'How much for 2 trucks of coarse sand to Ruiru?' }],
+          context: 'Latest quote: 2 trucks coarse to Ruiru, KES 64,000.',
+        },
+      },
+    })
     .input(ZChatInput)
     .output(ZChatAnswer)
-    .mutation(async ({ ctx, input }) => {
-      try {
-        await consume(ctx.deps.limiters.chatPerIp, ctx.ip);
-      } catch (err) {
-        if (err instanceof RateLimitedError) {
-          throw appError(
-            'TOO_MANY_REQUESTS',
-            'You are sending messages too fast. Please wait a moment.',
-            undefined,
-            {
-              'retry-after': String(err.retryAfterSeconds),
-            },
-          );
-        }
-        throw err;
-      }
-      const answer = await answerChat(await chatFacts(ctx), input.messages, llm, ctx.deps.log);
-      return { answer };
-    }),
+    .mutation(({ ctx, input }) =>
+      askAssistant(
+        {
+          db: ctx.db,
+          settings: ctx.deps.settings,
+          llm: ctx.deps.llm,
+          limiter: ctx.deps.limiters.chatPerIp,
+          log: ctx.deps.log,
+        },
+        ctx.ip,
+        input.messages,
+        input.context,
+      ),
+    ),
 });

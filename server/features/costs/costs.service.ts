@@ -1,13 +1,17 @@
-import { and, eq, gte, isNull, lte, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../../drizzle/db';
-import { costs, trucks } from '../../../drizzle/schema';
+import type { DbOrTx } from '../../../drizzle/db';
+import { raiseAlert } from '../../../drizzle/outbox';
 import { COST_DUPLICATE_WINDOW_MS, findCostDuplicate } from '../../../shared/domain/duplicates';
-import { MONEY_MESSAGES, type TCost } from '../../../shared/schemas/money';
+import { toCents } from '../../../shared/domain/format';
+import { MONEY_MESSAGES, type TCost, type TCostInput } from '../../../shared/schemas/money';
+import { assertOverrideMatches, duplicateConflict } from '../../common/duplicates';
+import { lockTruck, requireTruck } from '../../common/trucks';
+import type { CtxUser } from '../../context';
 import { appError } from '../../errors';
+import * as q from './costs.queries';
 
-export type CostRow = typeof costs.$inferSelect;
+type CostUpdate = Omit<TCostInput, 'overrideDuplicate' | 'duplicateOf'> & { id: number };
 
-export function toCost(row: CostRow, plate: string | null = null): TCost {
+export function toCost(row: q.CostRow, plate: string | null = null): TCost {
   return {
     id: row.id,
     type: row.type,
@@ -21,48 +25,83 @@ export function toCost(row: CostRow, plate: string | null = null): TCost {
     confirmed_at: row.confirmedAt?.toISOString() ?? null,
     source: row.source,
     voided: row.voidedAt !== null,
+    assignment_id: row.assignmentId,
   };
 }
 
-export async function assertTruck(db: DbOrTx, truckId: string, message: string) {
-  const [t] = await db.select({ id: trucks.id }).from(trucks).where(eq(trucks.id, truckId)).limit(1);
-  if (!t) throw appError('BAD_REQUEST', message);
+/** A cost may name a load only of the truck it is booked to. */
+async function assertLoadOfTruck(db: DbOrTx, assignmentId: number | undefined, truckId: string) {
+  if (assignmentId !== undefined && (await q.loadTruck(db, assignmentId)) !== truckId)
+    throw appError('BAD_REQUEST', "Choose one of this truck's loads.");
+}
+
+/** The ledger, newest first. OPS sees the recent entries it needs beside its form; ADMIN far more. */
+export async function listCosts(db: DbOrTx, user: CtxUser): Promise<TCost[]> {
+  const rows = await q.listCostRows(db, user.role === 'ADMIN' ? 2000 : 100);
+  return rows.map((r) => toCost(r.cost, r.plate));
 }
 
 /**
- * Serialises writes for one truck inside the caller's transaction, so a duplicate check and the insert
- * that follows it cannot interleave with an identical submission (20 racing requests store one entry).
+ * Records a cost. A suspected duplicate (same truck, type and amount within 24 h, not voided) answers
+ * 409 with the earlier entry, unless confirmed with that entry's id; then it is stored flagged and raises
+ * an alert. The truck lock makes racing identical submissions store one entry.
  */
-export async function lockTruck(tx: Tx, scope: 'cost' | 'fuel', truckId: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${scope}:${truckId}`}))`);
+export async function createCost(db: DbOrTx, user: CtxUser, input: TCostInput, now: Date): Promise<TCost> {
+  await requireTruck(db, input.truckId, MONEY_MESSAGES.costTruck);
+  const amountCents = toCents(input.amount);
+  const incurredAt = input.incurredAt ?? now;
+  await assertLoadOfTruck(db, input.assignmentId, input.truckId);
+  const row = await db.transaction(async (tx) => {
+    await lockTruck(tx, 'cost', input.truckId);
+    const candidate = { truckId: input.truckId, type: input.type, amountCents, incurredAt };
+    const nearby = await q.costsNear(tx, candidate, COST_DUPLICATE_WINDOW_MS);
+    const match = findCostDuplicate(candidate, nearby);
+    if (match && !input.overrideDuplicate) {
+      throw duplicateConflict(MONEY_MESSAGES.costDuplicate, {
+        id: match.id,
+        truck_id: match.truckId,
+        type: match.type,
+        amount: match.amountCents / 100,
+        incurred_at: match.incurredAt.toISOString(),
+        description: match.description,
+        duplicate_of: match.duplicateOf,
+      });
+    }
+    if (match) assertOverrideMatches(input.duplicateOf, match);
+    const inserted = await q.insertCost(tx, {
+      type: input.type,
+      truckId: input.truckId,
+      amountCents,
+      description: input.description,
+      incurredAt,
+      assignmentId: input.assignmentId ?? null,
+      createdById: user.id,
+      ...(match
+        ? { isDuplicate: true, duplicateOf: match.id, confirmedAt: now, confirmedById: user.id }
+        : {}),
+    });
+    if (inserted.isDuplicate)
+      await raiseAlert(tx, { kind: 'duplicate.flagged', entity: 'cost', id: inserted.id });
+    return inserted;
+  });
+  return toCost(row);
 }
 
-/** The matching earlier cost, if any: same truck, type and amount within 24 h, not voided. */
-export async function matchingCost(
-  tx: DbOrTx,
-  candidate: { truckId: string; type: string; amountCents: number; incurredAt: Date },
-) {
-  const window = COST_DUPLICATE_WINDOW_MS;
-  const rows = await tx
-    .select()
-    .from(costs)
-    .where(
-      and(
-        eq(costs.truckId, candidate.truckId),
-        eq(costs.type, candidate.type as CostRow['type']),
-        eq(costs.amountCents, candidate.amountCents),
-        isNull(costs.voidedAt),
-        gte(costs.incurredAt, new Date(candidate.incurredAt.getTime() - window)),
-        lte(costs.incurredAt, new Date(candidate.incurredAt.getTime() + window)),
-      ),
-    );
-  return findCostDuplicate(candidate, rows);
-}
-
-export function duplicateConflict(message: string, existing: Record<string, unknown>) {
-  return appError('CONFLICT', message, { duplicate: true, message, existing });
-}
-
-export function assertOverrideMatches(duplicateOf: number | undefined, match: { id: number }) {
-  if (duplicateOf !== match.id) throw appError('BAD_REQUEST', MONEY_MESSAGES.duplicateOfMismatch);
+/** ADMIN corrects a typed-in cost. No duplicate check on edits (spec); fuel and stock costs change at their source. */
+export async function updateCost(db: DbOrTx, input: CostUpdate, now: Date): Promise<TCost> {
+  const existing = await q.findCost(db, input.id);
+  if (!existing) throw appError('NOT_FOUND', MONEY_MESSAGES.costNotFound);
+  if (existing.source !== 'MANUAL') throw appError('CONFLICT', MONEY_MESSAGES.linkedCost);
+  await requireTruck(db, input.truckId, MONEY_MESSAGES.costTruck);
+  await assertLoadOfTruck(db, input.assignmentId, input.truckId);
+  const row = await q.updateCostRow(db, input.id, {
+    ...(input.assignmentId !== undefined ? { assignmentId: input.assignmentId } : {}),
+    type: input.type,
+    truckId: input.truckId,
+    amountCents: toCents(input.amount),
+    description: input.description,
+    ...(input.incurredAt ? { incurredAt: input.incurredAt } : {}),
+    updatedAt: now,
+  });
+  return toCost(row);
 }

@@ -1,12 +1,16 @@
-import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../../drizzle/db';
-import { drivers } from '../../../drizzle/schema';
-import { FLEET_MESSAGES, type TDriver, type TDriverProfileInput } from '../../../shared/schemas/fleet';
-import type { Config } from '../../config';
+import {
+  FLEET_MESSAGES,
+  type TDriver,
+  type TDriverCreateInput,
+  type TDriverProfileInput,
+} from '../../../shared/schemas/fleet';
+import type { Settings } from '../../../shared/settings';
 import { appError } from '../../errors';
-import { storeImage } from '../../uploads';
+import { discardUploads, storeImage, withUploads } from '../../uploads';
+import { type DriverRow, driverRows, insertDriver, lockDriver, updateDriver } from './drivers.queries';
 
-export function toDriver(row: typeof drivers.$inferSelect): TDriver {
+export function toDriver(row: DriverRow): TDriver {
   return {
     id: row.id,
     name: row.name,
@@ -18,10 +22,28 @@ export function toDriver(row: typeof drivers.$inferSelect): TDriver {
   };
 }
 
-/** Saves a driver's details and any new ID or profile photo (checked, re-encoded, stored first). */
+export async function listDrivers(db: DbOrTx): Promise<TDriver[]> {
+  return (await driverRows(db)).map(toDriver);
+}
+
+export async function createDriver(db: DbOrTx, input: TDriverCreateInput): Promise<TDriver> {
+  const row = await insertDriver(db, {
+    id: input.id,
+    name: input.name,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+  });
+  if (!row) throw appError('CONFLICT', FLEET_MESSAGES.driverIdTaken);
+  return toDriver(row);
+}
+
+/**
+ * Saves a driver's details and any new ID or profile photo (checked, re-encoded, stored first). The
+ * photos a new one replaces are deleted once the row is saved; new ones are deleted if it is not.
+ */
 export async function updateDriverProfile(
   db: DbOrTx,
-  config: Pick<Config, 'dataDir'>,
+  config: Pick<Settings, 'dataDir'>,
   driverId: string,
   input: TDriverProfileInput,
   now: Date,
@@ -29,19 +51,27 @@ export async function updateDriverProfile(
   const nationalIdPath = input.nationalIdData
     ? await storeImage(config, input.nationalIdData, 'national-id')
     : undefined;
-  const photoPath = input.photoData ? await storeImage(config, input.photoData, 'driver-photo') : undefined;
-  const [row] = await db
-    .update(drivers)
-    .set({
-      name: input.name,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      ...(nationalIdPath ? { nationalIdPath } : {}),
-      ...(photoPath ? { photoPath } : {}),
-      updatedAt: now,
-    })
-    .where(eq(drivers.id, driverId))
-    .returning();
-  if (!row) throw appError('NOT_FOUND', FLEET_MESSAGES.unknownDriver);
+  const photoPath = input.photoData
+    ? await storeImage(config, input.photoData, 'driver-photo').catch(
+        discardUploads(config, [nationalIdPath]),
+      )
+    : undefined;
+  const row = await withUploads(config, [nationalIdPath, photoPath], () =>
+    db.transaction(async (tx) => {
+      const before = await lockDriver(tx, driverId);
+      if (!before) throw appError('NOT_FOUND', FLEET_MESSAGES.unknownDriver);
+      const result = await updateDriver(tx, driverId, {
+        name: input.name,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        ...(nationalIdPath ? { nationalIdPath } : {}),
+        ...(photoPath ? { photoPath } : {}),
+        updatedAt: now,
+      });
+      if (!result) throw appError('NOT_FOUND', FLEET_MESSAGES.unknownDriver);
+      const replaced = [nationalIdPath ? before.nationalIdPath : null, photoPath ? before.photoPath : null];
+      return { result, replaced };
+    }),
+  );
   return toDriver(row);
 }

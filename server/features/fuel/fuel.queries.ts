@@ -1,7 +1,62 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { type DbOrTx, rows as sqlRows } from '../../../drizzle/db';
+import { costs, fuelLogs, trucks } from '../../../drizzle/schema';
 import { mileageSince } from '../../../shared/domain/duplicates';
 import type { TFuelLog } from '../../../shared/schemas/money';
-import type { Context } from '../../context';
+
+/** The pump attendant types a truck id or a plate, in any case and spacing. */
+export async function findTruckByIdOrPlate(db: DbOrTx, typed: string) {
+  const key = typed.toLowerCase();
+  const [truck] = await db
+    .select()
+    .from(trucks)
+    .where(
+      or(
+        sql`lower(${trucks.id}) = ${key}`,
+        sql`lower(replace(${trucks.plate}, ' ', '')) = ${key.replace(/\s+/g, '')}`,
+      ),
+    )
+    .limit(1);
+  return truck;
+}
+
+/** Non-voided logs of a truck that could repeat this one: the same odometer, or captured within `windowMs`. */
+export function fuelLogsNear(
+  db: DbOrTx,
+  c: { truckId: string; odometer: number | null; capturedAt: Date },
+  windowMs: number,
+) {
+  return db
+    .select()
+    .from(fuelLogs)
+    .where(
+      and(
+        eq(fuelLogs.truckId, c.truckId),
+        isNull(fuelLogs.voidedAt),
+        or(
+          c.odometer !== null ? eq(fuelLogs.odometer, c.odometer) : sql`false`,
+          and(
+            gte(fuelLogs.capturedAt, new Date(c.capturedAt.getTime() - windowMs)),
+            lte(fuelLogs.capturedAt, new Date(c.capturedAt.getTime() + windowMs)),
+          ),
+        ),
+      ),
+    );
+}
+
+/** The FUEL cost a log carries (source FUEL: it changes with the log, never in the cost ledger). */
+export async function insertFuelCost(db: DbOrTx, values: Omit<typeof costs.$inferInsert, 'type' | 'source'>) {
+  const [row] = await db
+    .insert(costs)
+    .values({ ...values, type: 'FUEL', source: 'FUEL' })
+    .returning({ id: costs.id });
+  return row!;
+}
+
+export async function insertFuelLog(db: DbOrTx, values: typeof fuelLogs.$inferInsert) {
+  const [row] = await db.insert(fuelLogs).values(values).returning();
+  return row!;
+}
 
 interface Row {
   id: number;
@@ -24,12 +79,10 @@ interface Row {
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
 /** Latest fuel logs with the km since the truck's previous reading (by capture time, voided ones skipped). */
-export async function listFuelLogs(
-  ctx: Pick<Context, 'deps'>,
-  limit: number,
-  id?: number,
-): Promise<TFuelLog[]> {
-  const rows = await ctx.deps.database.rows<Row>(sql`
+export async function listFuelLogs(db: DbOrTx, limit: number, id?: number): Promise<TFuelLog[]> {
+  const rows = await sqlRows<Row>(
+    db,
+    sql`
     select f.id, f.truck_id, t.plate, f.litres::float8 as litres, f.odometer::float8 as odometer, f.cost_cents::float8 as cost_cents,
            f.note, f.captured_at, f.photo_path, d.name as driver_name, f.is_duplicate, f.duplicate_of, f.confirmed_at,
            u.name as created_by,
@@ -42,7 +95,8 @@ export async function listFuelLogs(
     left join users u on u.id = f.created_by_id
     ${id ? sql`where f.id = ${id}` : sql``}
     order by f.captured_at desc, f.id desc
-    limit ${limit}`);
+    limit ${limit}`,
+  );
   return rows.map((r) => ({
     id: r.id,
     truckId: r.truck_id,

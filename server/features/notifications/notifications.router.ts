@@ -1,51 +1,36 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import { users } from '../../../drizzle/schema';
 import {
   ZNotificationRecipient,
   ZNotificationTargets,
   ZNotificationTargetUpdate,
 } from '../../../shared/schemas/notifications';
-import { appError } from '../../errors';
 import { roleProcedure, router } from '../../trpc';
+import { notificationTargets, setTelegramChat } from './notifications.service';
 
 const adminProcedure = roleProcedure('ADMIN');
-const RECIPIENT_ROLES = ['ADMIN', 'OPS'] as const;
-
-export const botConfigured = () => Boolean(process.env.TELEGRAM_BOT_TOKEN);
 
 /** Telegram alert routing: which ADMIN and OPS users get alerts, in which chat. */
 export const notificationsRouter = router({
-  list: adminProcedure.output(ZNotificationTargets).query(async ({ ctx }) => {
-    const rows = await ctx.db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        role: users.role,
-        telegramChatId: users.telegramChatId,
-      })
-      .from(users)
-      .where(and(inArray(users.role, [...RECIPIENT_ROLES]), isNull(users.disabledAt)))
-      .orderBy(asc(users.role), asc(users.name));
-    return { recipients: rows, botConfigured: botConfigured() };
-  }),
+  list: adminProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/admin/notification-targets',
+        summary: 'ADMIN and OPS alert recipients and whether the Telegram bot is configured',
+      },
+    })
+    .output(ZNotificationTargets)
+    .query(({ ctx }) => notificationTargets(ctx.db, ctx.deps.settings)),
 
   update: adminProcedure
+    .meta({
+      rest: {
+        method: 'PUT',
+        path: '/api/admin/notification-targets/:id',
+        summary: "Set or clear a recipient's Telegram chat id",
+        example: { id: '3', telegramChatId: '-1001234567890' },
+      },
+    })
     .input(ZNotificationTargetUpdate)
     .output(ZNotificationRecipient)
-    .mutation(async ({ ctx, input }) => {
-      const [row] = await ctx.db
-        .update(users)
-        .set({ telegramChatId: input.telegramChatId || null, updatedAt: ctx.now() })
-        .where(and(eq(users.id, input.id), inArray(users.role, [...RECIPIENT_ROLES])))
-        .returning({
-          id: users.id,
-          name: users.name,
-          email: users.email,
-          role: users.role,
-          telegramChatId: users.telegramChatId,
-        });
-      if (!row) throw appError('NOT_FOUND', 'Recipient not found.');
-      return row;
-    }),
+    .mutation(({ ctx, input }) => setTelegramChat(ctx.db, input, ctx.now())),
 });

@@ -1,148 +1,88 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { orders, payments } from '../../../drizzle/schema';
-import { MESSAGES } from '../../../shared/constants';
-import { canonicalPaymentMethod } from '../../../shared/payments';
 import {
-  ORDER_MESSAGES,
   ZGuestOrderInput,
   ZGuestOrderResult,
   ZListedOrder,
   ZOrderCreated,
   ZOrderInput,
-  ZOrderStatus,
   ZPaymentConfirmationInput,
-  ZPaymentStatus,
+  ZPaymentOutcome,
 } from '../../../shared/schemas/orders';
-import { emitAlert } from '../../alerts';
-import { appError } from '../../errors';
 import { publicProcedure, roleProcedure, router } from '../../trpc';
-import { createUser, issueSession } from '../auth/auth.service';
-import { quoteFor } from '../pricing/pricing.service';
-import { listOrders, toOrderCreated } from './orders.queries';
+import { confirmPayment } from '../payments/payments.service';
+import { customerOrders, placeCustomerOrder, placeGuestOrder } from './orders.service';
 
 const customerProcedure = roleProcedure('CUSTOMER');
 
 export const ordersRouter = router({
   /** A guest's order, optionally creating their portal login (signed in at once). */
   createGuest: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/orders/guest',
+        summary: 'Guest order, optionally creating a portal login',
+        status: 201,
+        errors: [409, 429],
+        example: {
+          name: 'Mary Njeri',
+          phone: '0712345678',
+          email: 'mary.njeri@example.co.ke',
+          site: 'Juja, Gachororo',
+          sandType: 'coarse',
+          trucks: 2,
+          dateNeeded: '2026-11-25',
+          account: { password: 'a-long-passphrase', confirmPassword: 'a-long-passphrase' },
+        },
+      },
+    })
     .input(ZGuestOrderInput)
     .output(ZGuestOrderResult)
-    .mutation(async ({ ctx, input }) => {
-      const quote = await quoteFor(ctx, input);
-      const result = await ctx.db.transaction(async (tx) => {
-        let account: Awaited<ReturnType<typeof createUser>> | undefined;
-        if (input.account) {
-          try {
-            account = await createUser(tx, {
-              name: input.name,
-              email: input.email!,
-              phone: input.phone,
-              password: input.account.password,
-              role: 'CUSTOMER',
-            });
-          } catch (err) {
-            // Never attach an order to somebody else's existing account.
-            if (err instanceof Error && err.message === MESSAGES.emailTaken) {
-              throw appError('CONFLICT', ORDER_MESSAGES.accountExists);
-            }
-            throw err;
-          }
-        }
-        const [order] = await tx
-          .insert(orders)
-          .values({
-            createdAt: ctx.now(),
-            updatedAt: ctx.now(),
-            customerId: account?.id ?? null,
-            name: input.name,
-            phone: input.phone,
-            email: input.email ?? '',
-            site: input.site,
-            sandType: input.sandType,
-            trucks: input.trucks,
-            perTruckCents: quote.perTruck * 100,
-            totalCents: quote.total * 100,
-            distanceKm: quote.distanceKm,
-            distanceSource: quote.distanceSource,
-            dateNeeded: input.dateNeeded,
-          })
-          .returning();
-        return { order: order!, account };
-      });
-      await emitAlert(ctx.deps, 'order.created', result.order.id);
-      return {
-        ...toOrderCreated(result.order),
-        ...(result.account ? { account: await issueSession(ctx.deps.config, result.account) } : {}),
-      };
-    }),
+    .mutation(({ ctx, input }) => placeGuestOrder(ctx.db, ctx.deps, input, { ip: ctx.ip, now: ctx.now() })),
 
   create: customerProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/orders',
+        summary: "A signed-in customer's order",
+        status: 201,
+        example: { site: 'Thika, Makongeni', sandType: 'smooth', trucks: 1, dateNeeded: '2026-11-26' },
+      },
+    })
     .input(ZOrderInput)
     .output(ZOrderCreated)
-    .mutation(async ({ ctx, input }) => {
-      const quote = await quoteFor(ctx, input);
-      const [order] = await ctx.db
-        .insert(orders)
-        .values({
-          createdAt: ctx.now(),
-          updatedAt: ctx.now(),
-          customerId: ctx.user.id,
-          name: ctx.user.name,
-          phone: ctx.user.phone ?? '',
-          email: ctx.user.email,
-          site: input.site,
-          sandType: input.sandType,
-          trucks: input.trucks,
-          perTruckCents: quote.perTruck * 100,
-          totalCents: quote.total * 100,
-          distanceKm: quote.distanceKm,
-          distanceSource: quote.distanceSource,
-          dateNeeded: input.dateNeeded ?? null,
-        })
-        .returning();
-      await emitAlert(ctx.deps, 'order.created', order!.id);
-      return toOrderCreated(order!);
-    }),
+    .mutation(({ ctx, input }) =>
+      placeCustomerOrder(ctx.db, ctx.deps, ctx.user, input, { ip: ctx.ip, now: ctx.now() }),
+    ),
 
   /** The customer's payment confirmation; the same reference twice is one record. */
   confirmPayment: customerProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/orders/:id/payment',
+        summary: 'Submit a payment confirmation (bank or M-Pesa reference)',
+        errors: [404, 409],
+        example: {
+          id: '42',
+          method: 'Equity',
+          reference: 'QK7H2LMN3P',
+          message: 'Paid from the site account',
+        },
+      },
+    })
     .input(ZPaymentConfirmationInput)
-    .output(z.object({ status: ZOrderStatus, paymentStatus: ZPaymentStatus }))
-    .mutation(async ({ ctx, input }) => {
-      const method = canonicalPaymentMethod(input.method);
-      if (!method) throw appError('BAD_REQUEST', ORDER_MESSAGES.methodInvalid);
-      const outcome = await ctx.db.transaction(async (tx) => {
-        const [order] = await tx.select().from(orders).where(eq(orders.id, input.id)).for('update').limit(1);
-        if (!order) throw appError('NOT_FOUND', ORDER_MESSAGES.orderNotFound);
-        if (order.customerId !== ctx.user.id) throw appError('FORBIDDEN', ORDER_MESSAGES.notYourOrder);
-        const inserted = await tx
-          .insert(payments)
-          .values({
-            orderId: order.id,
-            method,
-            reference: input.reference,
-            message: input.message || null,
-            submittedById: ctx.user.id,
-          })
-          .onConflictDoNothing()
-          .returning({ id: payments.id });
-        if (inserted.length === 0) return { order, isNew: false };
-        if (order.status !== 'AWAITING_PAYMENT' && order.status !== 'PAYMENT_REVIEW') {
-          throw appError('CONFLICT', ORDER_MESSAGES.paymentClosed);
-        }
-        const [updated] = await tx
-          .update(orders)
-          .set({ status: 'PAYMENT_REVIEW', paymentStatus: 'SUBMITTED', updatedAt: sql`now()` })
-          .where(and(eq(orders.id, order.id)))
-          .returning();
-        return { order: updated!, isNew: true };
-      });
-      if (outcome.isNew) await emitAlert(ctx.deps, 'payment.submitted', outcome.order.id);
-      return { status: outcome.order.status, paymentStatus: outcome.order.paymentStatus };
-    }),
+    .output(ZPaymentOutcome)
+    .mutation(({ ctx, input }) => confirmPayment(ctx.db, ctx.user, input, ctx.now())),
 
   my: customerProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/orders/my',
+        summary: "The signed-in customer's orders with assignments",
+      },
+    })
     .output(ZListedOrder.array())
-    .query(({ ctx }) => listOrders(ctx.db, eq(orders.customerId, ctx.user.id))),
+    .query(({ ctx }) => customerOrders(ctx.db, ctx.user)),
 });

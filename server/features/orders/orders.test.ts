@@ -1,24 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  alertDeliveries,
-  assignments,
-  drivers,
-  orders,
-  payments,
-  trucks,
-  users,
-} from '../../../drizzle/schema';
+import { alertDeliveries, orders, outbox, users } from '../../../drizzle/schema';
+import { makeAssignment, makeDriver, makeTruck, unique } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/helpers';
+import { describeRoleMatrix } from '../../../test/role-matrix';
+import { placeOrder } from './orders.service';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 
 const guest = {
   name: 'Mwangi Builders',
@@ -29,11 +21,28 @@ const guest = {
   trucks: 2,
   dateNeeded: '2026-12-01',
 };
+const email = () => `${unique('guest').toLowerCase()}@mwangi.co.ke`;
+
+/** The order.created alerts the outbox holds for an order (each becomes one fan-out). */
+async function orderCreatedAlerts(app: TestApp, orderId: number): Promise<number> {
+  const rows = await app.database.db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(
+        eq(outbox.job, 'alert.fanout'),
+        sql`${outbox.payload}->>'kind' = 'order.created'`,
+        sql`(${outbox.payload}->>'orderId')::int = ${orderId}`,
+      ),
+    );
+  return rows.length;
+}
 
 describe('POST /api/orders/guest', () => {
   it('takes a guest order at AWAITING_PAYMENT with the quote', async () => {
-    const res = await post('/api/orders/guest', guest);
+    const res = await t.call('POST', '/api/orders/guest', null, guest);
     expect(res.statusCode).toBe(201);
+    const id = res.json().id;
     expect(res.json()).toEqual({
       id: expect.any(Number),
       status: 'AWAITING_PAYMENT',
@@ -43,6 +52,8 @@ describe('POST /api/orders/guest', () => {
       distanceSource: 'heuristic',
       truckCount: 2,
       sandType: 'coarse',
+      accountRef: `MCH${id}`,
+      paymentToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
     });
     const [row] = await t.database.db.select().from(orders).where(eq(orders.id, res.json().id));
     expect(row).toMatchObject({
@@ -54,9 +65,10 @@ describe('POST /api/orders/guest', () => {
   });
 
   it('creates the portal login in the same step and signs the customer in', async () => {
-    const res = await post('/api/orders/guest', {
+    const address = email();
+    const res = await t.call('POST', '/api/orders/guest', null, {
       ...guest,
-      email: 'portal@mwangi.co.ke',
+      email: address,
       distanceKm: 30,
       account: { password: '  portal-pass  ', confirmPassword: 'portal-pass' },
     });
@@ -65,25 +77,29 @@ describe('POST /api/orders/guest', () => {
     expect(body).toMatchObject({
       perTruck: 35000,
       distanceSource: 'manual',
-      account: { user: { role: 'CUSTOMER', email: 'portal@mwangi.co.ke' } },
+      account: { user: { role: 'CUSTOMER', email: address } },
     });
     const mine = await t.app.inject({
       url: '/api/orders/my',
       headers: { authorization: `Bearer ${body.account.token}` },
     });
     expect(mine.json().map((o: { id: number }) => o.id)).toEqual([body.id]);
+    // The password was trimmed before hashing: the trimmed form signs in.
+    const login = await t.call('POST', '/api/auth/login', null, { email: address, password: 'portal-pass' });
+    expect(login.statusCode).toBe(200);
   });
 
   it('refuses a portal login for an email that already has an account, and stores nothing', async () => {
-    await post('/api/auth/register', {
+    const address = email();
+    await t.call('POST', '/api/auth/register', null, {
       name: 'Existing',
-      email: 'taken@mwangi.co.ke',
+      email: address,
       password: 'password123',
     });
     const before = (await t.database.db.select().from(orders)).length;
-    const res = await post('/api/orders/guest', {
+    const res = await t.call('POST', '/api/orders/guest', null, {
       ...guest,
-      email: 'TAKEN@mwangi.co.ke',
+      email: address.toUpperCase(),
       account: { password: 'password123' },
     });
     expect(res.statusCode).toBe(409);
@@ -108,31 +124,136 @@ describe('POST /api/orders/guest', () => {
     [{ ...guest, name: '' }, 'Name is required.'],
     [{ ...guest, phone: '' }, 'Phone is required.'],
   ])('refuses %j with 400', async (payload, message) => {
-    const res = await post('/api/orders/guest', payload);
+    const res = await t.call('POST', '/api/orders/guest', null, payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: message });
   });
 
-  it('queues an order alert for ADMIN and OPS', async () => {
+  it('alerts every active ADMIN and OPS user once, with the order in the text', async () => {
     await t.signIn('ADMIN');
-    const res = await post('/api/orders/guest', guest);
+    await t.signIn('OPS');
+    const res = await t.call('POST', '/api/orders/guest', null, guest);
+    const id = res.json().id;
     await t.jobs.drain();
     const rows = await t.database.db
       .select()
       .from(alertDeliveries)
-      .where(eq(alertDeliveries.eventKey, `order.created:${res.json().id}`));
-    expect(rows.length).toBeGreaterThan(0);
+      .where(eq(alertDeliveries.eventKey, `order.created:${id}`));
+    const staff = await t.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.role, ['ADMIN', 'OPS']), isNull(users.disabledAt)));
+    expect(rows.map((r) => r.recipientId).sort()).toEqual(staff.map((u) => u.id).sort());
+    const [placedRow] = await t.database.db
+      .select({ token: orders.trackingToken })
+      .from(orders)
+      .where(eq(orders.id, id));
+    for (const row of rows) {
+      expect(row.status).toBe('RECORDED');
+      // With the customer's tracking link for dispatch to pass on.
+      expect(row.text).toBe(
+        `New order: order #${id}, 2 × coarse to Membley estate, Ruiru, KES 64,000 (Mwangi Builders, 0722 111 222); tracking /track/${placedRow!.token}`,
+      );
+    }
+  });
+
+  it('limits new portal logins per address with the registration allowance (429, Retry-After)', async () => {
+    const limited = await createTestApp({ limits: { registerPerIp: { points: 2, duration: 60 } } });
+    try {
+      const withLogin = () =>
+        limited.call('POST', '/api/orders/guest', null, {
+          ...guest,
+          email: email(),
+          account: { password: 'password123' },
+        });
+      const registered = await limited.call('POST', '/api/auth/register', null, {
+        name: 'Neighbour',
+        email: email(),
+        password: 'password123',
+      });
+      expect(registered.statusCode).toBe(201);
+      expect((await withLogin()).statusCode).toBe(201);
+      const before = (await limited.database.db.select().from(orders)).length;
+      const refused = await withLogin();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.json().error).toMatch(/^Too many attempts/);
+      expect((await limited.database.db.select().from(orders)).length).toBe(before);
+      // The allowance is the registration's own; an order without a login spends only the guest allowance.
+      const register = await limited.call('POST', '/api/auth/register', null, {
+        name: 'Later',
+        email: email(),
+        password: 'password123',
+      });
+      expect(register.statusCode).toBe(429);
+      expect((await limited.call('POST', '/api/orders/guest', null, guest)).statusCode).toBe(201);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
-describe('signed-in customer orders and payment confirmation', () => {
-  it('places an order, confirms payment once per reference, and lists it with assignments', async () => {
+describe('guest orders from one address', () => {
+  it('60 racing guest orders that make logins: the registration allowance (20 an hour) is made, 40 get 429', async () => {
+    const app = await createTestApp();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          app.app.inject({
+            method: 'POST',
+            url: '/api/orders/guest',
+            remoteAddress: '10.9.0.1',
+            payload: { ...guest, email: email(), account: { password: 'password123' } },
+          }),
+        ),
+      );
+      const codes = answers.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 201)).toHaveLength(20);
+      expect(codes.filter((c) => c === 429)).toHaveLength(40);
+      const accounts = await app.database.db.select().from(users).where(eq(users.role, 'CUSTOMER'));
+      expect(accounts).toHaveLength(20);
+      expect(await app.database.db.select().from(orders)).toHaveLength(20);
+      // Another address has its own allowance.
+      const elsewhere = await app.app.inject({
+        method: 'POST',
+        url: '/api/orders/guest',
+        remoteAddress: '10.9.0.2',
+        payload: { ...guest, email: email(), account: { password: 'password123' } },
+      });
+      expect(elsewhere.statusCode).toBe(201);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('limits guest orders without a login per address too (each alerts every ADMIN and OPS chat)', async () => {
+    const app = await createTestApp({ limits: { guestOrderPerIp: { points: 3, duration: 60 } } });
+    try {
+      const place = () =>
+        app.app
+          .inject({ method: 'POST', url: '/api/orders/guest', remoteAddress: '10.9.1.1', payload: guest })
+          .then((r) => r.statusCode);
+      expect([await place(), await place(), await place(), await place()]).toEqual([201, 201, 201, 429]);
+      // Signed-in customers and staff are not limited by it.
+      const customer = await app.signIn('CUSTOMER');
+      expect(
+        (await app.call('POST', '/api/orders', customer, { site: 'Ruiru', sandType: 'coarse', trucks: 1 }))
+          .statusCode,
+      ).toBe(201);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('signed-in customer orders', () => {
+  it('places an order and lists it with its assignments', async () => {
     const customer = await t.signIn('CUSTOMER', { name: 'Wanjiku Njeri' });
-    const placed = await post(
-      '/api/orders',
-      { site: 'Thika Landless', sandType: 'smooth', trucks: 3 },
-      customer.headers,
-    );
+    const placed = await t.call('POST', '/api/orders', customer, {
+      site: 'Thika Landless',
+      sandType: 'smooth',
+      trucks: 3,
+    });
     expect(placed.statusCode).toBe(201);
     const order = placed.json();
     expect(order).toMatchObject({
@@ -140,45 +261,21 @@ describe('signed-in customer orders and payment confirmation', () => {
       truckCount: 3,
       sandType: 'smooth',
       distanceSource: 'heuristic',
+      accountRef: `MCH${order.id}`,
     });
+    // A signed-in customer needs no payment token: the order is theirs.
+    expect(order.paymentToken).toBeUndefined();
+    const confirmed = await t.call('POST', `/api/orders/${order.id}/payment`, customer, {
+      method: 'co-operative',
+      reference: 'QWE123XYZ',
+    });
+    expect(confirmed.statusCode).toBe(200);
 
-    const missingRef = await post(
-      `/api/orders/${order.id}/payment`,
-      { method: 'Equity', reference: ' ' },
-      customer.headers,
-    );
-    expect(missingRef.statusCode).toBe(400);
-    expect(missingRef.json()).toEqual({ error: 'Payment reference is required.' });
-    const badMethod = await post(
-      `/api/orders/${order.id}/payment`,
-      { method: 'Barclays', reference: 'X1' },
-      customer.headers,
-    );
-    expect(badMethod.statusCode).toBe(400);
+    const driver = await makeDriver(t.database.db, { name: 'Kamau Driver' });
+    const truck = await makeTruck(t.database.db, { plate: 'KCX 123A', primaryDriverId: driver.id });
+    await makeAssignment(t.database.db, { orderId: order.id, truckId: truck.id, driverId: driver.id });
 
-    const confirm = () =>
-      post(
-        `/api/orders/${order.id}/payment`,
-        { method: 'co-operative', reference: 'QWE123XYZ', message: 'Paid via app' },
-        customer.headers,
-      );
-    const first = await confirm();
-    expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ status: 'PAYMENT_REVIEW', paymentStatus: 'SUBMITTED' });
-    expect((await confirm()).json()).toEqual({ status: 'PAYMENT_REVIEW', paymentStatus: 'SUBMITTED' });
-    const stored = await t.database.db.select().from(payments).where(eq(payments.orderId, order.id));
-    expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ method: 'Cooperative', reference: 'QWE123XYZ', status: 'SUBMITTED' });
-
-    await t.database.db.insert(drivers).values({ id: 'DRV-ORD', name: 'Kamau Driver' });
-    await t.database.db
-      .insert(trucks)
-      .values({ id: 'TRK-ORD', plate: 'KCX 123A', primaryDriverId: 'DRV-ORD' });
-    await t.database.db
-      .insert(assignments)
-      .values({ orderId: order.id, truckId: 'TRK-ORD', driverId: 'DRV-ORD', tonnes: 20 });
-
-    const mine = await t.app.inject({ url: '/api/orders/my', headers: customer.headers });
+    const mine = await t.call('GET', '/api/orders/my', customer);
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual([
       expect.objectContaining({
@@ -195,9 +292,25 @@ describe('signed-in customer orders and payment confirmation', () => {
         name: 'Wanjiku Njeri',
         email: customer.user.email,
         created_at: expect.any(String),
+        accountRef: `MCH${order.id}`,
+        paid: 0,
+        balance: order.total,
+        credit: 0,
+        payments: [
+          expect.objectContaining({
+            method: 'Cooperative',
+            reference: 'QWE123XYZ',
+            verified: false,
+            source: 'CUSTOMER',
+            status: 'SUBMITTED',
+            amount: null,
+            payerName: null,
+            payerPhone: null,
+          }),
+        ],
         assignments: [
           expect.objectContaining({
-            truck_id: 'TRK-ORD',
+            truck_id: truck.id,
             plate: 'KCX 123A',
             tonnes: 20,
             status: 'SCHEDULED',
@@ -208,40 +321,139 @@ describe('signed-in customer orders and payment confirmation', () => {
     ]);
   });
 
-  it("refuses another customer's confirmation (403), unknown orders (404) and non-customers (401/403)", async () => {
+  it('refuses anonymous callers (401) and other roles (403), and lists only the caller’s own orders', async () => {
     const owner = await t.signIn('CUSTOMER');
     const other = await t.signIn('CUSTOMER');
     const admin = await t.signIn('ADMIN');
-    const order = (
-      await post('/api/orders', { site: 'Juja', sandType: 'coarse', trucks: 1 }, owner.headers)
-    ).json();
-    const stranger = await post(
-      `/api/orders/${order.id}/payment`,
-      { method: 'KCB', reference: 'ABC' },
-      other.headers,
-    );
-    expect(stranger.statusCode).toBe(403);
-    expect(stranger.json()).toEqual({ error: 'This order belongs to another customer.' });
-    expect(
-      (await post('/api/orders/999999/payment', { method: 'KCB', reference: 'ABC' }, owner.headers))
-        .statusCode,
-    ).toBe(404);
-    expect(
-      (await post(`/api/orders/${order.id}/payment`, { method: 'KCB', reference: 'ABC' })).statusCode,
-    ).toBe(401);
-    expect((await post('/api/orders', { site: 'Juja', sandType: 'coarse', trucks: 1 })).statusCode).toBe(401);
-    expect(
-      (await post('/api/orders', { site: 'Juja', sandType: 'coarse', trucks: 1 }, admin.headers)).statusCode,
-    ).toBe(403);
-    expect((await t.app.inject({ url: '/api/orders/my', headers: admin.headers })).statusCode).toBe(403);
-    const otherList = await t.app.inject({ url: '/api/orders/my', headers: other.headers });
-    expect(otherList.json()).toEqual([]);
+    await t.call('POST', '/api/orders', owner, { site: 'Juja', sandType: 'coarse', trucks: 1 });
+    const body = { site: 'Juja', sandType: 'coarse', trucks: 1 };
+    expect((await t.call('POST', '/api/orders', null, body)).statusCode).toBe(401);
+    expect((await t.call('POST', '/api/orders', admin, body)).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/orders/my', admin)).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/orders/my', other)).json()).toEqual([]);
   });
 
-  it('answers an empty list for a customer without orders, and never another customer’s', async () => {
+  it('answers an empty list for a customer without orders', async () => {
     const fresh = await t.signIn('CUSTOMER');
-    const res = await t.app.inject({ url: '/api/orders/my', headers: fresh.headers });
+    const res = await t.call('GET', '/api/orders/my', fresh);
     expect(res.json()).toEqual([]);
     expect((await t.database.db.select().from(users).where(eq(users.id, fresh.user.id))).length).toBe(1);
   });
 });
+
+describe('one placeOrder() for guest, customer and admin orders', () => {
+  it('stores the same cents for the same quote through all three entry points, and raises one order.created each', async () => {
+    const app = await createTestApp();
+    try {
+      const admin = await app.signIn('ADMIN');
+      const customer = await app.signIn('CUSTOMER');
+      const load = { site: 'Ruiru', sandType: 'coarse', trucks: 2, distanceKm: 21 };
+      const placed = [
+        await app.call('POST', '/api/orders/guest', null, { ...guest, ...load }),
+        await app.call('POST', '/api/orders', customer, load),
+        await app.call('POST', '/api/admin/orders', admin, { name: 'Desk', phone: '0700111222', ...load }),
+      ];
+      const ids = placed.map((res) => {
+        expect(res.statusCode).toBe(201);
+        return res.json().id as number;
+      });
+      const rows = await app.database.db.select().from(orders).where(inArray(orders.id, ids));
+      expect(rows.map((r) => [r.perTruckCents, r.totalCents])).toEqual([
+        [3_400_000, 6_800_000],
+        [3_400_000, 6_800_000],
+        [3_400_000, 6_800_000],
+      ]);
+      for (const id of ids) expect(await orderCreatedAlerts(app, id)).toBe(1);
+
+      // An override keeps its cents: 31,000.50 a truck is 3,100,050 cents, half-up once.
+      const override = await app.call('POST', '/api/admin/orders', admin, {
+        name: 'Desk',
+        ...load,
+        trucks: 3,
+        perTruckOverride: 31000.5,
+      });
+      expect(override.json()).toMatchObject({ perTruck: 31000.5, total: 93001.5, truckCount: 3 });
+      const [stored] = await app.database.db.select().from(orders).where(eq(orders.id, override.json().id));
+      expect(stored).toMatchObject({
+        perTruckCents: 3_100_050,
+        totalCents: 9_300_150,
+        priceOverridden: true,
+      });
+      expect(await orderCreatedAlerts(app, override.json().id)).toBe(1);
+
+      // The relay turns each outbox row into one alert for each recipient.
+      await app.jobs.drain();
+      for (const id of [...ids, override.json().id]) {
+        const deliveries = await app.database.db
+          .select()
+          .from(alertDeliveries)
+          .where(eq(alertDeliveries.eventKey, `order.created:${id}`));
+        expect(deliveries.map((d) => d.recipientId)).toEqual([admin.user.id]);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('rounds an override with cents the same way whoever places the order', async () => {
+    const deps = t.deps;
+    const request = { ip: '127.0.0.1', now: new Date() };
+    const base = {
+      phone: '0700000000',
+      site: 'Ruiru',
+      sandType: 'smooth' as const,
+      trucks: 2,
+      distanceKm: 12,
+      dateNeeded: null,
+      perTruckOverride: 31000.5,
+    };
+    const customer = await t.signIn('CUSTOMER');
+    const admin = await t.signIn('ADMIN');
+    const results = [
+      await placeOrder(
+        t.database.db,
+        deps,
+        { ...base, name: 'Guest', email: '', customerId: null, createdById: null },
+        request,
+      ),
+      await placeOrder(
+        t.database.db,
+        deps,
+        {
+          ...base,
+          name: 'Customer',
+          email: customer.user.email,
+          customerId: customer.user.id,
+          createdById: null,
+        },
+        request,
+      ),
+      await placeOrder(
+        t.database.db,
+        deps,
+        { ...base, name: 'Admin', email: '', customerId: null, createdById: admin.user.id },
+        request,
+      ),
+    ];
+    const rows = await t.database.db
+      .select()
+      .from(orders)
+      .where(
+        inArray(
+          orders.id,
+          results.map((r) => r.id),
+        ),
+      );
+    expect(rows.map((r) => [r.perTruckCents, r.totalCents])).toEqual([
+      [3_100_050, 6_200_100],
+      [3_100_050, 6_200_100],
+      [3_100_050, 6_200_100],
+    ]);
+    expect(results.map((r) => r.total)).toEqual([62001, 62001, 62001]);
+  });
+});
+
+describeRoleMatrix('orders', () => t, [
+  ['POST', '/api/orders', ['CUSTOMER']],
+  ['GET', '/api/orders/my', ['CUSTOMER']],
+]);

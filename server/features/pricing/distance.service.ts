@@ -1,10 +1,15 @@
 import { DEFAULT_DISTANCE_KM, findPlace, type LatLng, roadDistanceKm } from '../../../shared/domain/distance';
 import type { DistanceSource } from '../../../shared/domain/pricing';
-import type { Config } from '../../config';
+import type { Settings } from '../../../shared/settings';
 
 export interface ResolvedDistance {
   distanceKm: number;
   source: DistanceSource;
+}
+
+/** Where a site is on the map, and how it was found (the order's first site point). */
+export interface LocatedSite extends LatLng {
+  source: 'geocoder' | 'gazetteer';
 }
 
 type Fetch = typeof fetch;
@@ -51,6 +56,20 @@ export async function routeKm(
   return typeof metres === 'number' && metres >= 0 ? Math.round(metres / 100) / 10 : undefined;
 }
 
+/** OSRM route service's driving time in seconds (`routes[0].duration`), for a truck's time to its site. */
+export async function routeSeconds(
+  fetchImpl: Fetch,
+  baseUrl: string,
+  from: LatLng,
+  to: LatLng,
+): Promise<number | undefined> {
+  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  const url = `${base}/route/v1/driving/${from.lng},${from.lat};${to.lng},${to.lat}?overview=false`;
+  const body = (await getJson(fetchImpl, url)) as { code?: string; routes?: Array<{ duration?: number }> };
+  const seconds = body.code === 'Ok' ? body.routes?.[0]?.duration : undefined;
+  return typeof seconds === 'number' && seconds >= 0 ? seconds : undefined;
+}
+
 /**
  * Where a site is, in road km from the yard: the customer's own figure; else a configured geocoder
  * (with OSRM for the road distance when set); else a place named in the text; else the default.
@@ -58,9 +77,10 @@ export async function routeKm(
  */
 export class DistanceResolver {
   private readonly cache = new Map<string, { at: number; value: ResolvedDistance }>();
+  private readonly points = new Map<string, { at: number; value: LatLng | undefined }>();
 
   constructor(
-    private readonly config: Pick<Config, 'yard' | 'geocoderUrl' | 'osrmUrl'>,
+    private readonly config: Pick<Settings, 'geocoderUrl' | 'osrmUrl'> & { yard: LatLng },
     private readonly fetchImpl: Fetch = fetch,
     private readonly log?: { warn(obj: unknown, msg?: string): void },
   ) {}
@@ -77,11 +97,30 @@ export class DistanceResolver {
     return value;
   }
 
+  /** The site's point: the geocoder's when configured and it finds one, else a place named in the text. */
+  async locate(site: string): Promise<LocatedSite | undefined> {
+    const point = this.config.geocoderUrl ? await this.geocoded(site).catch(() => undefined) : undefined;
+    if (point) return { ...point, source: 'geocoder' };
+    const place = findPlace(site);
+    return place ? { lat: place.lat, lng: place.lng, source: 'gazetteer' } : undefined;
+  }
+
+  /** The geocoder's answer for a site, cached (a quote and then its order ask once). */
+  private async geocoded(site: string): Promise<LatLng | undefined> {
+    const key = site.trim().toLowerCase().replace(/\s+/g, ' ');
+    const cached = this.points.get(key);
+    if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.value;
+    const value = await geocode(this.fetchImpl, this.config.geocoderUrl!, `${site}, Kenya`);
+    this.points.set(key, { at: Date.now(), value });
+    if (this.points.size > CACHE_MAX) this.points.delete(this.points.keys().next().value as string);
+    return value;
+  }
+
   private async lookup(site: string): Promise<ResolvedDistance | undefined> {
     const { geocoderUrl, osrmUrl, yard } = this.config;
     if (!geocoderUrl) return undefined;
     try {
-      const point = await geocode(this.fetchImpl, geocoderUrl, `${site}, Kenya`);
+      const point = await this.geocoded(site);
       if (!point) return undefined;
       const road = osrmUrl
         ? await routeKm(this.fetchImpl, osrmUrl, yard, point).catch(() => undefined)
@@ -104,7 +143,7 @@ const resolvers = new WeakMap<object, DistanceResolver>();
 
 /** One resolver (and cache) per app configuration. */
 export function distanceResolverFor(
-  config: Config,
+  config: Settings,
   log?: { warn(obj: unknown, msg?: string): void },
 ): DistanceResolver {
   let r = resolvers.get(config);

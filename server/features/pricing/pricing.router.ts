@@ -1,18 +1,31 @@
-import { paymentOptions } from '../../../shared/payments';
 import { ZQuote, ZQuoteInput } from '../../../shared/schemas/orders';
 import { ZPricingInfo } from '../../../shared/schemas/pricing';
 import { publicProcedure, router } from '../../trpc';
-import { loadPricing, quoteFor } from './pricing.service';
+import { pricingInfo, publicQuote } from './pricing.service';
 
 export const pricingRouter = router({
-  get: publicProcedure.output(ZPricingInfo).query(async ({ ctx }) => ({
-    ...(await loadPricing(ctx.db)),
-    paymentOptions: paymentOptions(ctx.deps.config.paybillAccount),
-    dispatch: ctx.deps.config.dispatch,
-  })),
+  get: publicProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/pricing',
+        summary: 'Live pricing, payment options and dispatch contacts',
+        etag: true,
+        output: ZPricingInfo,
+      },
+    })
+    .query(({ ctx }) => pricingInfo(ctx.deps.database, ctx.deps.settings)),
 
   quote: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/pricing/quote',
+        summary: 'Instant distance-based quote',
+        example: { site: 'Ruiru, Kamakis', trucks: 2, sandType: 'coarse' },
+        output: ZQuote,
+      },
+    })
     .input(ZQuoteInput)
-    .output(ZQuote)
-    .mutation(({ ctx, input }) => quoteFor(ctx, input)),
+    .query(({ ctx, input }) => publicQuote(ctx.deps.database, ctx.deps.settings, ctx.deps.log, input)),
 });

@@ -1,13 +1,16 @@
-import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../../drizzle/db';
-import { pricingSettings } from '../../../drizzle/schema';
+import type { Database, DbOrTx } from '../../../drizzle/db';
 import { DEFAULT_PRICING, type PricingInfo, priceQuote } from '../../../shared/domain/pricing';
+import type { Logger } from '../../../shared/logger';
+import { paymentOptions } from '../../../shared/payments';
 import type { TQuote } from '../../../shared/schemas/orders';
-import type { Context } from '../../context';
+import type { TPricingInfo } from '../../../shared/schemas/pricing';
+import type { Settings } from '../../../shared/settings';
+import { tableCache } from '../../common/table-cache';
 import { distanceResolverFor } from './distance.service';
+import { findPricingSettings } from './pricing.queries';
 
 export async function loadPricing(db: DbOrTx): Promise<PricingInfo> {
-  const [row] = await db.select().from(pricingSettings).where(eq(pricingSettings.id, 1)).limit(1);
+  const row = await findPricingSettings(db);
   if (!row) return DEFAULT_PRICING;
   return {
     basePrice: row.basePriceCents / 100,
@@ -17,19 +20,73 @@ export async function loadPricing(db: DbOrTx): Promise<PricingInfo> {
   };
 }
 
-/** The quote for a site: the distance (manual, geocoded, heuristic or default) priced by the live settings. */
-export async function quoteFor(
-  ctx: Pick<Context, 'db' | 'deps'>,
-  input: { site: string; trucks: number; distanceKm?: number | undefined; perTruckOverride?: number | null },
+/**
+ * The live pricing as the public pages see it: kept in memory until pricing_settings changes (a NOTIFY
+ * from its trigger) or for a few seconds at most. Orders price from the row itself (loadPricing).
+ */
+function cachedPricing(database: Database) {
+  return tableCache(database, 'pricing_settings', 'pricing', loadPricing);
+}
+
+const answers = new WeakMap<PricingInfo, WeakMap<Settings, TPricingInfo>>();
+
+/** What the landing page shows: the live pricing, how to pay and whom to call (one object per pricing). */
+export async function pricingInfo(database: Database, settings: Settings): Promise<TPricingInfo> {
+  const pricing = await cachedPricing(database).get();
+  let bySettings = answers.get(pricing);
+  if (!bySettings) {
+    bySettings = new WeakMap();
+    answers.set(pricing, bySettings);
+  }
+  let answer = bySettings.get(settings);
+  if (!answer) {
+    answer = {
+      ...pricing,
+      paymentOptions: paymentOptions(settings.paybillAccount),
+      dispatch: settings.dispatch,
+    };
+    bySettings.set(settings, answer);
+  }
+  return answer;
+}
+
+export interface QuoteRequest {
+  site: string;
+  trucks: number;
+  distanceKm?: number | undefined;
+  perTruckOverride?: number | null;
+}
+
+async function quoteWith(
+  pricing: PricingInfo | Promise<PricingInfo>,
+  settings: Settings,
+  log: Logger,
+  input: QuoteRequest,
 ): Promise<TQuote> {
-  const [pricing, distance] = await Promise.all([
-    loadPricing(ctx.db),
-    distanceResolverFor(ctx.deps.config, ctx.deps.log).resolve(input.site, input.distanceKm),
+  const [live, distance] = await Promise.all([
+    pricing,
+    distanceResolverFor(settings, log).resolve(input.site, input.distanceKm),
   ]);
-  const q = priceQuote(pricing, {
+  const q = priceQuote(live, {
     distanceKm: distance.distanceKm,
     trucks: input.trucks,
     perTruckOverride: input.perTruckOverride,
   });
   return { ...q, distanceSource: distance.source };
+}
+
+/** The quote for a site: the distance (manual, geocoded, heuristic or default) priced by the live row. */
+export function quoteFor(db: DbOrTx, settings: Settings, log: Logger, input: QuoteRequest): Promise<TQuote> {
+  return quoteWith(loadPricing(db), settings, log, input);
+}
+
+/** The public quote: the same, priced from the cached pricing. */
+export function publicQuote(
+  database: Database,
+  settings: Settings,
+  log: Logger,
+  input: QuoteRequest,
+): Promise<TQuote> {
+  const cached = cachedPricing(database);
+  return quoteWith(cached.peek() ?? cached.get(), settings, log, input);
 }

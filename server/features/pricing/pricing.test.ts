@@ -78,6 +78,14 @@ describe('POST /api/pricing/quote', () => {
     expect(res.json()).toMatchObject(expected);
   });
 
+  it('is a tRPC query keyed on its input (GET /trpc), answering the same quote as REST', async () => {
+    const input = { site: 'Ruiru', trucks: 2, sandType: 'coarse', distanceKm: 12 };
+    const res = await t.call('GET', `/trpc/pricing.quote?input=${encodeURIComponent(JSON.stringify(input))}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.data).toEqual((await quote(input)).json());
+    expect((await t.call('POST', '/trpc/pricing.quote', null, input)).statusCode).toBe(405);
+  });
+
   it('prices Mombasa far above Ruiru', async () => {
     const near = (await quote({ site: 'Ruiru', trucks: 1 })).json();
     const far = (await quote({ site: 'Mombasa', trucks: 1 })).json();

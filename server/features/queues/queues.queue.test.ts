@@ -6,7 +6,7 @@ const redisUrl = process.env.REDIS_URL;
 describe.skipIf(!redisUrl)('bull-board with Redis', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { redisUrl } });
+    t = await createTestApp({ settings: { redisUrl } });
   });
   afterAll(() => t?.close());
 

@@ -1,100 +1,52 @@
-import { desc, eq } from 'drizzle-orm';
-import { costs, stockTransactions, trucks } from '../../../drizzle/schema';
-import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
-import {
-  STOCK_MESSAGES,
-  ZStock,
-  ZStockReceiptInput,
-  ZStockTx,
-  ZStockTxNoteInput,
-} from '../../../shared/schemas/stock';
-import { appError } from '../../errors';
+import { ZStock, ZStockReceiptInput, ZStockTx, ZStockTxNoteInput } from '../../../shared/schemas/stock';
+import { idempotent } from '../../idempotency';
 import { roleProcedure, router } from '../../trpc';
-import { stockSummary } from './stock.queries';
-
-function toTx(row: typeof stockTransactions.$inferSelect) {
-  return {
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    kind: row.kind,
-    trucks: row.trucks,
-    tonnes: row.tonnes,
-    category: row.category,
-    truck_id: row.truckId,
-    reason: row.reason,
-  };
-}
+import { editStockNote, listStockTx, recordReceipt, stockSummary } from './stock.service';
 
 export const stockRouter = router({
   get: roleProcedure('ADMIN', 'OPS')
+    .meta({ rest: { method: 'GET', path: '/api/admin/stock', summary: 'Yard stock' } })
     .output(ZStock)
-    .query(({ ctx }) => stockSummary(ctx)),
+    .query(({ ctx }) => stockSummary(ctx.db, ctx.deps.settings)),
 
   transactions: roleProcedure('ADMIN', 'OPS')
+    .meta({ rest: { method: 'GET', path: '/api/admin/stock/tx', summary: 'Stock movements' } })
     .output(ZStockTx.array())
-    .query(async ({ ctx }) =>
-      (
-        await ctx.db
-          .select()
-          .from(stockTransactions)
-          .orderBy(desc(stockTransactions.createdAt), desc(stockTransactions.id))
-          .limit(1000)
-      ).map(toTx),
-    ),
+    .query(({ ctx }) => listStockTx(ctx.db)),
 
   /** A yard receipt: trucks × 20 t into stock and its STOCK_PURCHASE cost, together or not at all. */
   receipt: roleProcedure('ADMIN', 'OPS')
+    .meta({
+      idempotent: true,
+      rest: {
+        method: 'POST',
+        path: '/api/admin/stock/receipt',
+        summary: 'Record a yard receipt (and its STOCK_PURCHASE cost)',
+        status: 201,
+        example: {
+          truckId: 'T-001',
+          trucks: 2.5,
+          category: 'smooth',
+          costPerTonne: 850,
+          description: 'Yard receipt',
+        },
+      },
+    })
     .input(ZStockReceiptInput)
+    .use(idempotent)
     .output(ZStockTx)
-    .mutation(async ({ ctx, input }) => {
-      const [truck] = await ctx.db
-        .select({ id: trucks.id })
-        .from(trucks)
-        .where(eq(trucks.id, input.truckId))
-        .limit(1);
-      if (!truck) throw appError('BAD_REQUEST', STOCK_MESSAGES.truckRequired);
-      const tonnes = Math.round(input.trucks * TRUCK_LOAD_TONNES * 100) / 100;
-      const costPerTonneCents = Math.round(input.costPerTonne * 100);
-      const description = input.description || 'Yard receipt';
-      const tx = await ctx.db.transaction(async (db) => {
-        const [row] = await db
-          .insert(stockTransactions)
-          .values({
-            kind: 'RECEIPT',
-            trucks: input.trucks,
-            tonnes,
-            category: input.category,
-            truckId: input.truckId,
-            reason: description,
-            costPerTonneCents,
-            createdById: ctx.user.id,
-          })
-          .returning();
-        await db.insert(costs).values({
-          type: 'STOCK_PURCHASE',
-          truckId: input.truckId,
-          amountCents: Math.round(tonnes * costPerTonneCents),
-          description: `${description}: ${tonnes} t ${input.category} sand`,
-          incurredAt: ctx.now(),
-          source: 'STOCK',
-          stockTxId: row!.id,
-          createdById: ctx.user.id,
-        });
-        return row!;
-      });
-      return toTx(tx);
-    }),
+    .mutation(({ ctx, input }) => recordReceipt(ctx.db, ctx.user, input, ctx.now())),
 
   updateNote: roleProcedure('ADMIN')
+    .meta({
+      rest: {
+        method: 'PATCH',
+        path: '/api/admin/stock/tx/:id',
+        summary: "Edit a movement's note",
+        example: { id: '42', reason: 'Receipt from Mwea quarry, ticket 5521' },
+      },
+    })
     .input(ZStockTxNoteInput)
     .output(ZStockTx)
-    .mutation(async ({ ctx, input }) => {
-      const [row] = await ctx.db
-        .update(stockTransactions)
-        .set({ reason: input.reason, updatedAt: ctx.now() })
-        .where(eq(stockTransactions.id, input.id))
-        .returning();
-      if (!row) throw appError('NOT_FOUND', STOCK_MESSAGES.txNotFound);
-      return toTx(row);
-    }),
+    .mutation(({ ctx, input }) => editStockNote(ctx.db, input.id, input.reason, ctx.now())),
 });

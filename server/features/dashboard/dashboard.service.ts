@@ -1,0 +1,33 @@
+import type { DbOrTx } from '../../../drizzle/db';
+import { addDays, localDate } from '../../../shared/domain/time';
+import type { TDashboard } from '../../../shared/schemas/dashboard';
+import type { Settings } from '../../../shared/settings';
+import { toStockSummary } from '../stock/stock.service';
+import { dashboardFigures } from './dashboard.queries';
+
+const kes = (cents: number | null | undefined) => Math.round(Number(cents ?? 0)) / 100;
+
+/**
+ * The overview over Africa/Nairobi days (today, and the last 7 with today): revenue from delivered loads,
+ * costs that are not voided, all read in one statement from running balances and daily rollups.
+ */
+export async function overview(db: DbOrTx, settings: Pick<Settings, 'yard'>, now: Date): Promise<TDashboard> {
+  const today = localDate(now);
+  const f = await dashboardFigures(db, { today, weekFrom: addDays(today, -6) });
+  const stock = toStockSummary(settings, f);
+  return {
+    stock: stock.tonnes,
+    yardName: stock.yard_name,
+    pendingOrders: f.pending,
+    activeAssignments: f.active,
+    daily: { revenue: kes(f.revenueToday), profit: kes(f.revenueToday - f.costToday) },
+    weekly: { revenue: kes(f.revenueWeek), profit: kes(f.revenueWeek - f.costWeek) },
+    expensesPerTruck: f.perTruck.map((r) => ({ truckId: r.truckId, plate: r.plate, amount: kes(r.cents) })),
+    topDrivers: f.topDrivers.map((r) => ({
+      driverId: r.driverId,
+      name: r.name,
+      tonnes: Number(r.tonnes),
+      revenue: kes(r.cents),
+    })),
+  };
+}

@@ -1,0 +1,17 @@
+import { ZQueueSession } from '../../../shared/schemas/queues';
+import { roleProcedure, router } from '../../trpc';
+import { openQueueSession } from './queues.service';
+
+export const queuesRouter = router({
+  /** Opens the BullMQ dashboard at /admin/queues: sets its 15-minute HttpOnly cookie on the answer. */
+  session: roleProcedure('ADMIN')
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/queues/session',
+        summary: 'Opens the queue dashboard: sets a 15-minute HttpOnly cookie scoped to /admin/queues',
+      },
+    })
+    .output(ZQueueSession)
+    .mutation(({ ctx }) => openQueueSession(ctx.db, ctx.user, ctx.deps.settings, ctx.setCookie)),
+});

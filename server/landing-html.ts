@@ -1,0 +1,120 @@
+/**
+ * The landing page `/` as HTML that already shows the live pricing, the quote form and the dispatch
+ * card: the build's landing template (index.html plus the landing chunk's modulepreloads) with the page
+ * rendered by the client's own components (dist/ssr/prerender.js, built from client/prerender.tsx) and
+ * the data it was rendered from, which the browser hydrates with. Rendered again only when the pricing
+ * it is given changes, and kept compressed.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type { TPricingInfo } from '../shared/schemas/pricing';
+
+export interface RenderedLanding {
+  /** The HTML inside `<div id="root">`. */
+  root: string;
+  /** The data it was rendered from: a JSON script element placed after the root. */
+  data: string;
+}
+export type RenderLanding = (pricing: TPricingInfo) => Promise<RenderedLanding>;
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/** The template with the rendered page in its root and the page's data after it. */
+export function fillTemplate(template: string, rendered: RenderedLanding): string {
+  const at = template.indexOf(EMPTY_ROOT);
+  if (at < 0) throw new Error(`The landing template has no ${EMPTY_ROOT}.`);
+  return `${template.slice(0, at)}<div id="root">${rendered.root}</div>${rendered.data}${template.slice(at + EMPTY_ROOT.length)}`;
+}
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** The encoding to send for an Accept-Encoding header: brotli, else gzip, else none (q=0 refuses). */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
+export interface LandingPage {
+  etag: string;
+  body: Record<Encoding, Buffer>;
+}
+
+export function landingPage(html: string): LandingPage {
+  const raw = Buffer.from(html);
+  return {
+    // Weak: the same page goes out in three encodings.
+    etag: `W/"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`,
+    body: {
+      identity: raw,
+      br: brotliCompressSync(raw, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      }),
+      gzip: gzipSync(raw, { level: 9 }),
+    },
+  };
+}
+
+/**
+ * The landing page for a pricing: rendered once per distinct pricing (the last one is kept; pricing
+ * changes seldom), concurrent requests for the same pricing sharing one render.
+ */
+export function createLandingPages(template: string, render: RenderLanding) {
+  let last: { key: string; page: Promise<LandingPage> } | undefined;
+  return (pricing: TPricingInfo): Promise<LandingPage> => {
+    const key = JSON.stringify(pricing);
+    if (last?.key !== key) {
+      const page = render(pricing).then((rendered) => landingPage(fillTemplate(template, rendered)));
+      last = { key, page };
+      // A failed render is not kept: the next request tries again.
+      page.catch(() => {
+        if (last?.page === page) last = undefined;
+      });
+    }
+    return last.page;
+  };
+}
+
+/**
+ * Serves `/` pre-rendered when the build has the landing render (dist/ssr/prerender.js beside the
+ * client). When it cannot be rendered (no pricing: the database is away) the plain index.html goes out
+ * and the browser renders the page itself.
+ */
+export async function registerLandingPage(
+  app: FastifyInstance,
+  clientDir: string,
+  pricing: () => Promise<TPricingInfo>,
+): Promise<void> {
+  const renderer = join(clientDir, '..', 'ssr', 'prerender.js');
+  if (!existsSync(renderer)) return;
+  const { renderLanding } = (await import(pathToFileURL(renderer).href)) as { renderLanding: RenderLanding };
+  const built = join(clientDir, '.vite', 'landing.html');
+  const template = readFileSync(existsSync(built) ? built : join(clientDir, 'index.html'), 'utf8');
+  const pages = createLandingPages(template, renderLanding);
+
+  app.get('/', async (req, reply) => {
+    let page: LandingPage;
+    try {
+      page = await pages(await pricing());
+    } catch (err) {
+      req.log.warn({ err }, 'landing page not pre-rendered');
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag);
+    const known = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim());
+    if (known.includes(page.etag)) return reply.code(304).send();
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (encoding !== 'identity') reply.header('content-encoding', encoding);
+    return reply.type('text/html; charset=utf-8').send(page.body[encoding]);
+  });
+}

@@ -1,0 +1,94 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError, ZEnv } from '../shared/settings';
+
+const dir = mkdtempSync(join(tmpdir(), 'mchanga-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('loadSettings', () => {
+  it('runs embedded with defaults and keeps a generated JWT secret in DATA_DIR', () => {
+    const a = loadSettings({ DATA_DIR: dir });
+    expect(a).toMatchObject({ mode: 'embedded', port: 3000, bodyLimit: 1024 * 1024 });
+    expect(existsSync(join(dir, 'jwt-secret'))).toBe(true);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+    expect(loadSettings({ DATA_DIR: dir }).jwtSecret).toEqual(a.jwtSecret);
+  });
+
+  it('requires a JWT_SECRET of 32+ bytes with services, naming the fix', () => {
+    expect(() => loadSettings({ DATA_DIR: dir, DATABASE_URL: 'postgres://x@localhost/db' })).toThrow(
+      /JWT_SECRET is required/,
+    );
+    expect(() => loadSettings({ DATA_DIR: dir, JWT_SECRET: 'short' })).toThrow(SettingsError);
+    const ok = loadSettings({
+      DATA_DIR: dir,
+      REDIS_URL: 'redis://localhost:6379',
+      JWT_SECRET: 'x'.repeat(32),
+    });
+    expect(ok.mode).toBe('services');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadSettings({ DATA_DIR: dir, GEOCODER_URL: '', PORT: '' })).toMatchObject({
+      geocoderUrl: undefined,
+      port: 3000,
+    });
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadSettings({ DATA_DIR: dir, PORT: 'abc' })).toThrow(/PORT/);
+  });
+});
+
+describe('one settings module', () => {
+  it('is the only place that reads process.env', () => {
+    const roots = ['client', 'server', 'worker', 'shared', 'drizzle'];
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (
+          /\.(ts|tsx)$/.test(name) &&
+          !/\.test\.tsx?$/.test(name) &&
+          path !== join('shared', 'settings.ts')
+        ) {
+          const text = readFileSync(path, 'utf8');
+          if (/process\.env\b/.test(text)) offenders.push(path);
+        }
+      }
+    };
+    for (const root of roots) walk(root);
+    expect(offenders).toEqual([]);
+  });
+
+  it('documents every variable of the schema in the README table', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const missing = Object.keys(ZEnv.shape).filter(
+      (name) => name !== 'npm_package_version' && !readme.includes(`\`${name}\``),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['false', false],
+    ['', false],
+    ['0', false],
+    ['true', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.1, 10.0.0.0/8', ['10.0.0.1', '10.0.0.0/8']],
+    ['loopback', ['loopback']],
+  ])('%j → %j', (value, expected) => {
+    expect(loadSettings({ DATA_DIR: dir, TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses anything else, naming the fix', () => {
+    expect(() => loadSettings({ DATA_DIR: dir, TRUST_PROXY: 'yes please' })).toThrow(
+      /TRUST_PROXY.*proxy hops/,
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import type { Settings } from '../shared/settings';
+
+/** Settings for tests: embedded mode, quiet, a fixed JWT secret; override what a test needs. */
+export function testSettings(overrides: Partial<Settings> = {}): Settings {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/tmp/mchanga-test',
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    jwtSecret: new TextEncoder().encode('test-secret-that-is-long-enough-for-hs256-0123456789'),
+    tokenTtl: '1h',
+    adminEmail: undefined,
+    adminPassword: undefined,
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    mapTileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    logLevel: 'silent',
+    yard: { name: 'Juja Yard', lat: -1.099, lng: 37.014, radiusM: 250 },
+    tracking: { siteRadiusM: 150, showDriverPhone: false },
+    dispatch: {
+      phone: '+254 700 000 000',
+      email: 'dispatch@mchanga.co.ke',
+      whatsapp: 'https://wa.me/254700000000',
+      hours: '06:30-19:00 daily, with overnight pours on request',
+    },
+    paybillAccount: 'MCHANGA',
+    geocoderUrl: undefined,
+    osrmUrl: undefined,
+    alerts: { stockLowTonnes: 100, idleMinutes: 30 },
+    trips: { allowanceCents: 50_000, cess: [], window: { from: 360, to: 1080 }, windowText: '06:00-18:00' },
+    articleImageHosts: [],
+    telegram: { token: undefined, apiRoot: undefined },
+    openai: { apiKey: undefined, baseUrl: undefined, model: 'gpt-4o-mini' },
+    workerConcurrency: 1,
+    publicUrl: undefined,
+    mpesa: {
+      baseUrl: 'https://sandbox.safaricom.co.ke',
+      consumerKey: undefined,
+      consumerSecret: undefined,
+      shortcode: undefined,
+      passkey: undefined,
+      callbackSecret: undefined,
+      validateAccount: false,
+      callbackIps: [],
+    },
+    version: '0.0.0-test',
+    mode: 'embedded',
+    ...overrides,
+  };
+}
