@@ -1,0 +1,51 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { en } from './en';
+import { setLandingLanguage } from './landing';
+
+/** Screens import `useTranslation` from here, so the catalogs are set up whichever screen opens first. */
+export { useTranslation } from 'react-i18next';
+
+export type Language = 'en' | 'sw';
+export const LANGUAGE_KEY = 'mchanga.language';
+
+/** The language remembered on this device (English unless Kiswahili was chosen). */
+export function storedLanguage(): Language {
+  try {
+    return globalThis.localStorage?.getItem(LANGUAGE_KEY) === 'sw' ? 'sw' : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: { en: { translation: en } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+let latestRequest = 0;
+
+/** Switches the screens' language: loads the Kiswahili catalog on first use and remembers it on the device. */
+export async function setScreenLanguage(language: Language): Promise<void> {
+  // A later choice wins over an earlier one still loading its catalog (e.g. the stored Kiswahili on start).
+  const request = ++latestRequest;
+  if (language === 'sw' && !i18n.hasResourceBundle('sw', 'translation')) {
+    const { sw } = await import('./sw');
+    i18n.addResourceBundle('sw', 'translation', sw);
+  }
+  if (request !== latestRequest) return;
+  try {
+    globalThis.localStorage?.setItem(LANGUAGE_KEY, language);
+  } catch {
+    // Private mode: the choice lasts this visit.
+  }
+  await Promise.all([i18n.changeLanguage(language), setLandingLanguage(language)]);
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+// A device that chose Kiswahili gets it back at once.
+if (storedLanguage() === 'sw') void setScreenLanguage('sw');

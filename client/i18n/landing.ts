@@ -1,0 +1,58 @@
+/**
+ * The landing page's translations without i18next (its first load stays small): English from the start,
+ * the Kiswahili strings loaded after hydration when chosen. The server renders English; during hydration
+ * useSyncExternalStore uses the English server snapshot, so the text matches, and switches right after.
+ * client/i18n/index.ts keeps it in step when the language switch is used.
+ */
+import { useSyncExternalStore } from 'react';
+import { type LandingCatalog, landingEn } from './landing-en';
+
+type Lang = 'en' | 'sw';
+let current: Lang = 'en';
+let swCatalog: LandingCatalog | null = null;
+const listeners = new Set<() => void>();
+
+let latestRequest = 0;
+
+/** Switches the landing strings (loads the Kiswahili ones on first use); a later choice wins. */
+export async function setLandingLanguage(language: Lang): Promise<void> {
+  const request = ++latestRequest;
+  if (language === 'sw' && !swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
+  if (request !== latestRequest) return;
+  current = language;
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function lookup(catalog: LandingCatalog, key: string): string | undefined {
+  const value = key
+    .split('.')
+    .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], catalog);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `t` for the landing page and the quote form: keys of landing-en.ts, `{{name}}` placeholders. */
+export function useLandingT() {
+  const language = useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => 'en' as Lang,
+  );
+  const catalog = language === 'sw' && swCatalog ? swCatalog : landingEn;
+  const t = (key: string, values?: Record<string, string | number>): string =>
+    (lookup(catalog, key) ?? lookup(landingEn, key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) =>
+      String(values?.[name] ?? ''),
+    );
+  return { t, language };
+}
+
+try {
+  if (globalThis.localStorage?.getItem('mchanga.language') === 'sw') void setLandingLanguage('sw');
+} catch {
+  // No storage: English.
+}

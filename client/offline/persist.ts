@@ -1,0 +1,100 @@
+/**
+ * The signed-in staff member's last loaded screens, kept in IndexedDB (one record per user), so the app
+ * opened without signal shows them under the offline banner. Only successful answers are kept, for at
+ * most a week; Logout deletes the record (forgetDevice). Customers' screens are not kept.
+ */
+import { dehydrate, hydrate, onlineManager, type QueryClient } from '@tanstack/react-query';
+import { createStore, del, get, keys, set } from 'idb-keyval';
+import { useSyncExternalStore } from 'react';
+import { formatClock } from '../../shared/domain/format';
+import { getSession } from '../session';
+import { forgetUser } from './outbox';
+
+const STAFF = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'];
+const MAX_AGE_MS = 7 * 24 * 3600_000;
+const store = createStore('mchanga-cache', 'queries');
+
+/** A build that changes the shape of answers bumps this, and older records are ignored. */
+const BUSTER = 'v1';
+
+interface Persisted {
+  buster: string;
+  savedAt: number;
+  state: ReturnType<typeof dehydrate>;
+}
+
+const recordKey = (email: string) => `queries:${email}`;
+
+function staffEmail(): string | null {
+  const session = getSession();
+  return session && STAFF.includes(session.role) ? session.userEmail : null;
+}
+
+/** Puts the user's kept answers into the cache (before the first screen renders). */
+export async function restoreQueries(queryClient: QueryClient) {
+  const email = staffEmail();
+  if (!email) return;
+  try {
+    const saved = await get<Persisted>(recordKey(email), store);
+    if (!saved || saved.buster !== BUSTER || Date.now() - saved.savedAt > MAX_AGE_MS) return;
+    hydrate(queryClient, saved.state);
+    // Kept data paints the screen at once, but it is as old as the last visit: every kept screen asks
+    // the server again when it mounts (paused while offline, so the kept data stays under the banner).
+    void queryClient.invalidateQueries({ refetchType: 'none' });
+  } catch (err) {
+    console.warn('Offline data not restored', err);
+  }
+}
+
+/** Keeps the cache in IndexedDB, at most once a second, while a staff member is signed in. */
+export function persistQueries(queryClient: QueryClient) {
+  let pending = false;
+  const save = () => {
+    pending = false;
+    const email = staffEmail();
+    if (!email) return;
+    const state = dehydrate(queryClient, {
+      shouldDehydrateQuery: (q) => q.state.status === 'success' && q.state.data !== undefined,
+    });
+    void set(
+      recordKey(email),
+      { buster: BUSTER, savedAt: Date.now(), state } satisfies Persisted,
+      store,
+    ).catch((err: unknown) => console.warn('Offline data not saved', err));
+  };
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' && event.type !== 'added' && event.type !== 'removed') return;
+    if (pending) return;
+    pending = true;
+    setTimeout(save, 1_000);
+  });
+}
+
+/** Logout: the user's kept screens and their outbox leave the device (and any other user's kept screens). */
+export async function forgetDevice(email: string) {
+  await Promise.all([
+    ...(await keys<string>(store)).map((k) => del(k, store)),
+    forgetUser(email).catch((err: unknown) => console.warn('Outbox not cleared', err)),
+  ]);
+}
+
+// ── the banner's facts ──────────────────────────────────────────────────────────────────────────────
+
+function subscribeOnline(listener: () => void) {
+  return onlineManager.subscribe(listener);
+}
+
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => onlineManager.isOnline(),
+    () => true,
+  );
+}
+
+/** 'Offline · data as of 14:05': the newest answer on screen, in Nairobi time. */
+export function offlineBannerText(dataUpdatedAt: number): string {
+  return dataUpdatedAt > 0
+    ? `You are offline · data as of ${formatClock(new Date(dataUpdatedAt))}`
+    : 'You are offline · no saved data for this screen yet';
+}
