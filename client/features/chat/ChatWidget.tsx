@@ -1,16 +1,19 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import type { ZChatInput } from '../../../shared/schemas/chat';
 import { trpc } from '../../trpc';
 
-interface Message {
-  role: 'user' | 'assistant';
-  content: string;
-}
+type Message = z.infer<typeof ZChatInput>['messages'][number];
 
 /** The floating assistant on the landing page: open or closed; ignores empty input and input while a reply is pending. */
 export function ChatWidget({ phone, context }: { phone: string; context?: string }) {
   const [open, setOpen] = useState(false);
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState('');
+  // Pre-rendered on the landing page: a tap before this part has hydrated would be lost, so the button
+  // shows as not yet usable until then (the server and the first browser render agree on that).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const ask = trpc.chatbot.ask.useMutation();
   const listRef = useRef<HTMLOListElement>(null);
 
@@ -85,7 +88,12 @@ export function ChatWidget({ phone, context }: { phone: string; context?: string
           </form>
         </section>
       ) : (
-        <button type="button" className="button chat__open" onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className="button chat__open"
+          disabled={!hydrated}
+          onClick={() => setOpen(true)}
+        >
           Chat with us
         </button>
       )}

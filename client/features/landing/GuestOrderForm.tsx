@@ -1,201 +1,221 @@
-import { type FormEvent, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { MESSAGES, PASSWORD_MIN_LENGTH } from '../../../shared/constants';
-import { formatKes, formatKm, orderStatusLabel } from '../../../shared/domain/format';
+import { formatKm, formatMoney, orderStatusLabel } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
-import { ORDER_MESSAGES, type TGuestOrderResult } from '../../../shared/schemas/orders';
+import { type TGuestOrderResult, ZGuestOrderInput } from '../../../shared/schemas/orders';
+import { useLandingT } from '../../i18n/landing';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, TextField } from '../../ui/forms';
+import { Alert, FormStatus, TextField } from '../../ui/forms';
 import { PaymentOptions, type PaymentOptionView } from '../../ui/PaymentOptions';
+import { useTypedBeforeHydration } from '../../ui/useTypedBeforeHydration';
+import { useZodForm } from '../../ui/useZodForm';
 import { LoadFields } from '../quote/LoadFields';
 import { QuoteLine } from '../quote/QuoteLine';
 import { useQuote } from '../quote/useQuote';
 
+/** The M-Pesa prompt loads only once an order is placed (the landing page's first load stays small). */
+const MpesaPay = lazy(() => import('../payment/MpesaPay').then((m) => ({ default: m.MpesaPay })));
+
+/** In the order the form tells their errors: the site, then the portal login (spec section 5), then the rest. */
 const EMPTY = {
-  name: '',
-  phone: '',
-  email: '',
   site: '',
   sandType: 'coarse' as 'coarse' | 'smooth',
   trucks: 1,
   distance: '',
-  dateNeeded: '',
-  wantsLogin: false,
-  password: '',
+  email: '',
   confirm: '',
+  password: '',
+  name: '',
+  phone: '',
+  dateNeeded: '',
+  overnightPour: false,
+  wantsLogin: false,
 };
+type GuestFields = typeof EMPTY;
+
+const toInput = ({ distance, wantsLogin, password, confirm, overnightPour, ...f }: GuestFields) => ({
+  ...f,
+  ...(overnightPour ? { overnightPour: true } : {}),
+  distanceKm: distance.trim() === '' ? undefined : distance,
+  account: wantsLogin ? { password, confirmPassword: confirm } : undefined,
+});
+const FIELDS = {
+  distanceKm: 'distance',
+  'account.password': 'password',
+  'account.confirmPassword': 'confirm',
+} as const;
 
 /** The landing page's quote and guest order form; after a successful order it shows the summary. */
 export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOptionView[] }) {
-  const [form, setForm] = useState(EMPTY);
-  const [localError, setLocalError] = useState<string | null>(null);
+  const { t } = useLandingT();
+  const form = useZodForm({ schema: ZGuestOrderInput, initial: EMPTY, toInput, fields: FIELDS });
   const [placed, setPlaced] = useState<TGuestOrderResult | null>(null);
-  const { quote, failed } = useQuote(form);
+  const mpesa = trpc.mpesa.options.useQuery(undefined, { enabled: placed !== null, staleTime: 5 * 60_000 });
+  const formRef = useRef<HTMLFormElement>(null);
+  // The landing page is pre-rendered: a person may have typed before this form hydrated.
+  useTypedBeforeHydration(formRef, form.values, form.patch);
+  const { quote, failed } = useQuote(form.values);
   const submit = trpc.orders.createGuest.useMutation({
     onSuccess: (result) => {
       if (result.account) saveSession(result.account.token, result.account.user);
       setPlaced(result);
     },
+    onError: (error) => form.report('error', errorMessage(error, t('quote.submitFailed'))),
   });
 
-  const set =
-    <K extends keyof typeof EMPTY>(key: K) =>
-    (value: (typeof EMPTY)[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
-
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setLocalError(null);
-    if (!form.site.trim()) return setLocalError(ORDER_MESSAGES.siteRequired);
-    if (form.wantsLogin) {
-      if (!form.email.trim()) return setLocalError(ORDER_MESSAGES.portalEmailRequired);
-      if (form.password !== form.confirm) return setLocalError(MESSAGES.passwordsDoNotMatch);
-      if (form.password.trim().length < PASSWORD_MIN_LENGTH) return setLocalError(MESSAGES.passwordTooShort);
-    }
-    const distance = form.distance.trim() === '' ? undefined : Number(form.distance);
-    submit.mutate({
-      name: form.name,
-      phone: form.phone,
-      email: form.email,
-      site: form.site,
-      sandType: form.sandType,
-      trucks: form.trucks,
-      ...(distance !== undefined ? { distanceKm: distance } : {}),
-      dateNeeded: form.dateNeeded,
-      ...(form.wantsLogin ? { account: { password: form.password, confirmPassword: form.confirm } } : {}),
-    });
-  }
-
   function reset() {
-    setForm(EMPTY);
+    form.reset();
     setPlaced(null);
-    setLocalError(null);
     submit.reset();
   }
 
   if (placed) {
     return (
       <section className="card" aria-labelledby="summary-heading">
-        <h2 id="summary-heading">Order #{placed.id} received</h2>
-        <Alert tone="success">Thank you! Your order is in. Status: {orderStatusLabel(placed.status)}.</Alert>
+        <h2 id="summary-heading">{t('quote.received', { id: placed.id })}</h2>
+        <Alert tone="success">{t('quote.thanks', { status: orderStatusLabel(placed.status) })}</Alert>
         <dl className="summary">
-          <dt>Sand</dt>
-          <dd>{placed.sandType === 'coarse' ? 'Coarse' : 'Smooth'}</dd>
-          <dt>Trucks</dt>
+          <dt>{t('quote.sand')}</dt>
+          <dd>{placed.sandType === 'coarse' ? t('quote.coarse') : t('quote.smooth')}</dd>
+          <dt>{t('quote.trucksLabel')}</dt>
           <dd>{placed.truckCount} × 20 t</dd>
-          <dt>Per truck</dt>
-          <dd>{formatKes(placed.perTruck)}</dd>
-          <dt>Total</dt>
+          <dt>{t('quote.perTruck')}</dt>
+          <dd>{formatMoney(placed.perTruck)}</dd>
+          <dt>{t('quote.total')}</dt>
           <dd>
-            <strong>{formatKes(placed.total)}</strong>
+            <strong>{formatMoney(placed.total)}</strong>
           </dd>
-          <dt>Distance</dt>
+          <dt>{t('quote.distanceLabel')}</dt>
           <dd>
             {formatKm(placed.distanceKm)} ({distanceSourceLabel(placed.distanceSource)})
           </dd>
+          <dt>{t('quote.accountNumber')}</dt>
+          <dd>
+            <strong className="mono">{placed.accountRef}</strong>
+          </dd>
         </dl>
-        <h3>Payment options</h3>
-        <PaymentOptions options={paymentOptions} orderId={placed.id} />
-        <h3>Portal login</h3>
+        {placed.status === 'AWAITING_PAYMENT' ? (
+          <Suspense fallback={null}>
+            <MpesaPay
+              orderId={placed.id}
+              accountRef={placed.accountRef}
+              balance={placed.total}
+              paymentToken={placed.paymentToken}
+            />
+          </Suspense>
+        ) : null}
+        <h3>{t('quote.paymentOptions')}</h3>
+        <PaymentOptions
+          options={paymentOptions}
+          orderId={placed.id}
+          mpesa={mpesa.data?.paybill ? { paybill: mpesa.data.paybill, account: placed.accountRef } : null}
+        />
+        <h3>{t('quote.portalLogin')}</h3>
         {placed.account ? (
           <p>
-            Your portal login is ready and you are signed in as {placed.account.user.email}. Share your
-            payment reference and follow this order in <Link to="/customer">My Orders</Link>.
+            {t('quote.loginReady', { email: placed.account.user.email })}{' '}
+            <Link to="/customer">{t('quote.myOrders')}</Link>.
           </p>
         ) : (
           <p>
-            No portal login was created for this order. Dispatch will confirm your payment by phone, or{' '}
-            <Link to="/register">create an account</Link> for your next order.
+            {t('quote.noLogin')} <Link to="/register">{t('quote.createAccount')}</Link> {t('quote.nextOrder')}
           </p>
         )}
         <button type="button" className="button button--secondary" onClick={reset}>
-          Place another order
+          {t('quote.another')}
         </button>
       </section>
     );
   }
 
-  const error =
-    localError ??
-    (submit.error ? errorMessage(submit.error, 'Failed to submit order. Please try again.') : null);
   return (
-    <form className="card" onSubmit={onSubmit} noValidate aria-labelledby="quote-heading">
-      <h2 id="quote-heading">Get a quote and order</h2>
-      {error ? <Alert>{error}</Alert> : null}
+    <form
+      ref={formRef}
+      className="card"
+      onSubmit={form.submit((input) => submit.mutate(input))}
+      noValidate
+      aria-labelledby="quote-heading"
+    >
+      <h2 id="quote-heading">{t('quote.heading')}</h2>
+      <FormStatus message={form.message} />
       <TextField
-        label="Delivery site"
-        placeholder="e.g. Membley estate, Ruiru"
+        label={t('quote.site')}
+        placeholder={t('quote.sitePlaceholder')}
         required
-        value={form.site}
-        onChange={(e) => set('site')(e.target.value)}
+        name="site"
+        {...form.field('site')}
       />
       <div className="grid">
-        <LoadFields value={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
+        <LoadFields value={form.values} onChange={form.patch} />
       </div>
-      {failed ? <Alert tone="warning">Could not refresh quote right now.</Alert> : null}
+      {failed ? <Alert tone="warning">{t('quote.refreshFailed')}</Alert> : null}
       {quote && !failed ? <QuoteLine quote={quote} /> : null}
       <div className="grid">
+        <TextField label={t('quote.name')} autoComplete="name" required name="name" {...form.field('name')} />
         <TextField
-          label="Your name"
-          autoComplete="name"
-          required
-          value={form.name}
-          onChange={(e) => set('name')(e.target.value)}
-        />
-        <TextField
-          label="Phone"
+          label={t('quote.phone')}
           type="tel"
           autoComplete="tel"
           placeholder="07XX..."
           required
-          value={form.phone}
-          onChange={(e) => set('phone')(e.target.value)}
+          name="phone"
+          {...form.field('phone')}
         />
         <TextField
-          label="Email"
+          label={t('quote.email')}
           type="email"
           autoComplete="email"
-          value={form.email}
-          onChange={(e) => set('email')(e.target.value)}
+          name="email"
+          {...form.field('email')}
         />
         <TextField
-          label="Date needed"
+          label={t('quote.dateNeeded')}
           type="date"
           required
-          value={form.dateNeeded}
-          onChange={(e) => set('dateNeeded')(e.target.value)}
+          name="dateNeeded"
+          {...form.field('dateNeeded')}
         />
       </div>
       <label className="checkbox">
         <input
           type="checkbox"
-          checked={form.wantsLogin}
-          onChange={(e) => set('wantsLogin')(e.target.checked)}
+          name="overnightPour"
+          checked={form.values.overnightPour}
+          onChange={(e) => form.set('overnightPour', e.target.checked)}
         />
-        Create a portal login to track this order
+        {t('quote.overnightPour')}
       </label>
-      {form.wantsLogin ? (
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="wantsLogin"
+          checked={form.values.wantsLogin}
+          onChange={(e) => form.set('wantsLogin', e.target.checked)}
+        />
+        {t('quote.wantsLogin')}
+      </label>
+      {form.values.wantsLogin ? (
         <div className="grid">
           <TextField
-            label="Portal password"
+            label={t('quote.password')}
             type="password"
             autoComplete="new-password"
-            hint="At least 8 characters."
-            value={form.password}
-            onChange={(e) => set('password')(e.target.value)}
+            hint={t('quote.passwordHint')}
+            name="password"
+            {...form.field('password')}
           />
           <TextField
-            label="Confirm portal password"
+            label={t('quote.confirm')}
             type="password"
             autoComplete="new-password"
-            value={form.confirm}
-            onChange={(e) => set('confirm')(e.target.value)}
+            name="confirm"
+            {...form.field('confirm')}
           />
         </div>
       ) : null}
       <button className="button" type="submit" disabled={submit.isPending}>
-        {submit.isPending ? 'Submitting…' : 'Place order'}
+        {submit.isPending ? t('quote.submitting') : t('quote.submit')}
       </button>
     </form>
   );

@@ -1,52 +1,79 @@
-import { formatKes } from '../../../shared/domain/format';
+import { Suspense } from 'react';
+import { formatMoney } from '../../../shared/domain/format';
 import { DEFAULT_PRICING } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
-import { trpc } from '../../trpc';
-import { ChatWidget } from '../chat/ChatWidget';
-import { GuestOrderForm } from './GuestOrderForm';
-import { ProjectInsights } from './ProjectInsights';
+import { useLandingT } from '../../i18n/landing';
+import { preloadable } from '../../lazy';
+import { useLandingPricing } from './landing-pricing';
 
+// The parts that call the API hydrate later, from one chunk with the API layer (islands.tsx).
+const islands = () => import('./islands');
+const OrderForm = preloadable(() => islands().then((m) => m.OrderFormIsland));
+const Chat = preloadable(() => islands().then((m) => m.ChatIsland));
+const Insights = preloadable(() => islands().then((m) => m.InsightsIsland));
+
+/** Loads the parts that call the API (the server render needs them before it renders). */
+export async function preloadLandingIslands() {
+  await Promise.all([OrderForm.preload(), Chat.preload(), Insights.preload()]);
+}
+
+/**
+ * The landing page. The server renders it with the live pricing (client/prerender.tsx), so prices,
+ * the form and the dispatch card show before any script; this part hydrates first, without the API
+ * layer, and the form, chat and briefings hydrate when their chunk arrives.
+ */
 export function LandingPage() {
-  const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
-  const p = pricing.data ?? DEFAULT_PRICING;
-  const paymentOptions = pricing.data?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }));
-  const dispatch = pricing.data?.dispatch;
+  const { t } = useLandingT();
+  const pricing = useLandingPricing();
+  const p = pricing ?? DEFAULT_PRICING;
+  const paymentOptions = pricing?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }));
+  const dispatch = pricing?.dispatch;
 
   return (
     <main className="page">
       <section className="hero" aria-labelledby="hero-heading">
-        <h1 id="hero-heading">Sand delivered by the truck load</h1>
-        <p>Coarse and smooth sand in 20-tonne loads, delivered around Thika, Juja, Ruiru and beyond.</p>
+        <h1 id="hero-heading">{t('landing.heroTitle')}</h1>
+        <p>{t('landing.heroText')}</p>
         <div className="price-cards">
           <div className="price-card">
-            <span>Base price per truck</span>
-            <strong>{formatKes(p.basePrice)}</strong>
-            <span>up to {p.baseDistanceKm} km</span>
+            <span>{t('landing.basePrice')}</span>
+            <strong>{formatMoney(p.basePrice)}</strong>
+            <span>{t('landing.upTo', { km: p.baseDistanceKm })}</span>
           </div>
           <div className="price-card">
-            <span>Beyond {p.baseDistanceKm} km</span>
-            <strong>+{formatKes(p.incrementAmount)}</strong>
-            <span>per {p.incrementKm} km</span>
+            <span>{t('landing.beyond', { km: p.baseDistanceKm })}</span>
+            <strong>+{formatMoney(p.incrementAmount)}</strong>
+            <span>{t('landing.per', { km: p.incrementKm })}</span>
           </div>
         </div>
       </section>
+      {/* In the page on a phone (a floating button would cover the form), floating on a wide screen. */}
+      <Suspense fallback={null}>
+        <Chat.Component
+          phone={dispatch?.phone ?? 'dispatch'}
+          context={`Pricing guide: KES ${p.basePrice} per truck up to ${p.baseDistanceKm} km, KES ${p.incrementAmount} per ${p.incrementKm} km beyond.`}
+        />
+      </Suspense>
       <div className="two-col">
-        <GuestOrderForm paymentOptions={paymentOptions} />
+        <Suspense fallback={null}>
+          <OrderForm.Component paymentOptions={paymentOptions} />
+        </Suspense>
         <aside>
           <section className="card" aria-labelledby="dispatch-heading">
-            <h2 id="dispatch-heading">Dispatch</h2>
-            <p>Dispatch hours: 06:30-19:00 daily, with overnight pours on request.</p>
+            <h2 id="dispatch-heading">{t('landing.dispatch')}</h2>
+            <p>{t('landing.dispatchHours')}</p>
             {dispatch ? (
               <ul className="contact-list">
                 <li>
-                  Phone: <a href={`tel:${dispatch.phone.replace(/\s+/g, '')}`}>{dispatch.phone}</a>
+                  {t('landing.phone')}{' '}
+                  <a href={`tel:${dispatch.phone.replace(/\s+/g, '')}`}>{dispatch.phone}</a>
                 </li>
                 <li>
-                  Email: <a href={`mailto:${dispatch.email}`}>{dispatch.email}</a>
+                  {t('landing.email')} <a href={`mailto:${dispatch.email}`}>{dispatch.email}</a>
                 </li>
                 <li>
                   <a href={dispatch.whatsapp} target="_blank" rel="noreferrer">
-                    Chat on WhatsApp
+                    {t('landing.whatsapp')}
                   </a>
                 </li>
               </ul>
@@ -54,11 +81,9 @@ export function LandingPage() {
           </section>
         </aside>
       </div>
-      <ProjectInsights />
-      <ChatWidget
-        phone={dispatch?.phone ?? 'dispatch'}
-        context={`Pricing guide: KES ${p.basePrice} per truck up to ${p.baseDistanceKm} km, KES ${p.incrementAmount} per ${p.incrementKm} km beyond.`}
-      />
+      <Suspense fallback={null}>
+        <Insights.Component />
+      </Suspense>
     </main>
   );
 }

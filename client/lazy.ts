@@ -1,0 +1,44 @@
+import { type ComponentType, lazy } from 'react';
+
+export interface Preloadable<P extends object> {
+  Component: ComponentType<P>;
+  /** Loads the chunk; from then on the component renders at once, without suspending. */
+  preload: () => Promise<void>;
+}
+
+/**
+ * A component in a chunk of its own (React.lazy) that can be loaded ahead. Once `preload` has fetched
+ * it, the lazy component resolves synchronously (a thenable that answers at once), so a server render
+ * completes and a pre-rendered page hydrates without a suspended boundary. A preload and a render that
+ * start together share one load.
+ */
+export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const start = () => {
+    loading ??= load().then(
+      (C) => {
+        loaded = C;
+        return C;
+      },
+      (err: unknown) => {
+        // A failed load (a dropped connection) is tried again by the next preload or render.
+        loading = undefined;
+        throw err;
+      },
+    );
+    return loading;
+  };
+  const preload = async () => {
+    await start();
+  };
+  const Component = lazy(() => {
+    if (loaded) {
+      const module = { default: loaded };
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that resolves synchronously, on purpose
+      return { then: (resolve: (m: typeof module) => void) => resolve(module) } as Promise<typeof module>;
+    }
+    return start().then((C) => ({ default: C }));
+  });
+  return { Component, preload };
+}

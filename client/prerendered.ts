@@ -1,0 +1,28 @@
+import type { TPricingInfo } from '../shared/schemas/pricing';
+
+/** What a pre-rendered page was rendered from, sent beside it so the first client render is the same. */
+export interface Prerendered {
+  pricing: TPricingInfo;
+}
+
+export const PRERENDERED_ID = 'mchanga-prerendered';
+
+/** The data as a JSON script element (not executed, so the CSP's script-src does not apply). */
+export function prerenderedScript(data: Prerendered): string {
+  // `<` escaped, so no value can close the element; U+2028/9 for old JSON-in-HTML parsers.
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="${PRERENDERED_ID}">${json}</script>`;
+}
+
+export function readPrerendered(doc: Document | undefined): Prerendered | null {
+  const text = doc?.getElementById(PRERENDERED_ID)?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as Prerendered;
+  } catch {
+    return null;
+  }
+}
