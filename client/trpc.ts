@@ -3,21 +3,18 @@ import { httpBatchLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../server/router';
 import { clearSession, getSession } from './session';
+import { sessionLost } from './session-lost';
+
+export { setSessionLostHandler } from './session-lost';
 
 export const trpc = createTRPCReact<AppRouter>();
-
-/** Called when the server says a sent token is no longer good (expired, revoked, disabled). */
-let onSessionLost: () => void = () => {};
-export function setSessionLostHandler(handler: () => void) {
-  onSessionLost = handler;
-}
 
 function handleAuthError(error: unknown) {
   if (!(error instanceof TRPCClientError) || error.data?.httpStatus !== 401 || !getSession()) return;
   // A refused sign-in is about the typed credentials, not the stored token: keep the session.
   if (error.data?.path === 'auth.login') return;
   clearSession({ expired: true });
-  onSessionLost();
+  sessionLost();
 }
 
 export function createQueryClient() {
@@ -40,6 +37,8 @@ export function createTrpcClient() {
     links: [
       httpBatchLink({
         url: '/trpc',
+        // The server refuses batches of more than 10 calls (server/trpc.ts TRPC_MAX_BATCH).
+        maxItems: 10,
         headers() {
           const token = getSession()?.token;
           return token ? { authorization: `Bearer ${token}` } : {};
@@ -49,9 +48,19 @@ export function createTrpcClient() {
   });
 }
 
+/** The app's own `{ error }` body, sent when a request is refused before tRPC (too large, too many). */
+function refusal(error: TRPCClientError<AppRouter>): string | undefined {
+  const body = (error.meta as { responseJSON?: unknown } | undefined)?.responseJSON;
+  const message = body && typeof body === 'object' ? (body as { error?: unknown }).error : undefined;
+  return typeof message === 'string' ? message : undefined;
+}
+
 /** A person-readable message from any error, with the screen's default as the last resort. */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof TRPCClientError && error.message) return error.message;
+  if (error instanceof TRPCClientError) {
+    const message = refusal(error) ?? error.message;
+    if (message) return message;
+  }
   if (error instanceof Error && error.message && !/fetch|network/i.test(error.message)) return error.message;
   return fallback;
 }

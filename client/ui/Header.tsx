@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink } from 'react-router';
 import { clearSession, greetingName, useSession } from '../session';
+import { LanguageSwitch } from './LanguageSwitch';
 
 interface NavItem {
   to: string;
@@ -22,8 +23,51 @@ export function navItems(role: string | null): NavItem[] {
   return items;
 }
 
+const STAFF_ROLES = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'];
+
+/** Entries in the device outbox (client/offline), loaded only for staff: the landing page stays small. */
+function useOutboxCount(active: boolean): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    if (!active) return setCount(0);
+    let unsubscribe: (() => void) | undefined;
+    let live = true;
+    void import('../offline/outbox').then((outbox) => {
+      if (!live) return;
+      const update = () => setCount(outbox.outboxEntries().length);
+      unsubscribe = outbox.subscribeOutbox(update);
+      void outbox.refresh(false);
+    });
+    return () => {
+      live = false;
+      unsubscribe?.();
+    };
+  }, [active]);
+  return count;
+}
+
+/** Logout: the session, and everything this user's screens kept on the device (client/offline). */
+async function logout(email: string) {
+  const outbox = await import('../offline/outbox');
+  await outbox.refresh(false);
+  const waiting = outbox.outboxEntries().length;
+  if (
+    waiting > 0 &&
+    !window.confirm(
+      `${waiting} ${waiting === 1 ? 'entry is' : 'entries are'} not sent yet. Logging out deletes ${waiting === 1 ? 'it' : 'them'} from this phone.`,
+    )
+  )
+    return;
+  const { forgetDevice } = await import('../offline/persist');
+  await forgetDevice(email).catch((err: unknown) => console.warn('Offline data not cleared', err));
+  clearSession();
+  // A full load of / also drops every cached answer of the previous user.
+  window.location.assign('/');
+}
+
 export function Header() {
   const session = useSession();
+  const waiting = useOutboxCount(Boolean(session && STAFF_ROLES.includes(session.role)));
   const [open, setOpen] = useState(false);
   const items = navItems(session?.role ?? null);
 
@@ -33,6 +77,11 @@ export function Header() {
         <NavLink to="/" className="brand" onClick={() => setOpen(false)}>
           Mchanga
         </NavLink>
+        {waiting > 0 ? (
+          <span className="outbox-count" role="status">
+            {waiting} waiting to send
+          </span>
+        ) : null}
         <button
           type="button"
           className="menu-toggle"
@@ -47,24 +96,21 @@ export function Header() {
         <ul>
           {items.map((item) => (
             <li key={`${item.to}-${item.label}`}>
-              <NavLink to={item.to} end onClick={() => setOpen(false)}>
+              <NavLink to={item.to} end={item.to === '/'} onClick={() => setOpen(false)}>
                 {item.label}
               </NavLink>
             </li>
           ))}
         </ul>
         <div className="site-nav__account">
+          <LanguageSwitch />
           {session ? (
             <>
               <span className="greeting">Hi, {greetingName(session)}</span>
               <button
                 type="button"
                 className="button button--ghost"
-                onClick={() => {
-                  // A full load of / also drops every cached answer of the previous user.
-                  clearSession();
-                  window.location.assign('/');
-                }}
+                onClick={() => void logout(session.userEmail)}
               >
                 Logout
               </button>

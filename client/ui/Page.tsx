@@ -3,14 +3,17 @@ import type { ReactNode } from 'react';
 export function Page({
   title,
   subtitle,
+  wide = false,
   children,
 }: {
   title: string;
   subtitle?: ReactNode;
+  /** Room for wide tables (the workspace). */
+  wide?: boolean;
   children?: ReactNode;
 }) {
   return (
-    <main className="page">
+    <main className={wide ? 'page page--wide' : 'page'}>
       <h1>{title}</h1>
       {subtitle ? <p className="page__subtitle">{subtitle}</p> : null}
       {children}

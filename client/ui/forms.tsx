@@ -91,3 +91,8 @@ export function Alert({
     </div>
   );
 }
+
+/** A form's one message: its first field error, or what the call reported. */
+export function FormStatus({ message }: { message: { tone: 'error' | 'success'; text: string } | null }) {
+  return message ? <Alert tone={message.tone}>{message.text}</Alert> : null;
+}

@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import { articleSummary, articleTopic } from '../../../shared/domain/articles';
+import { formatDateTime } from '../../../shared/domain/format';
 import type { TArticle } from '../../../shared/schemas/articles';
-
-const published = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+import { useLandingT } from '../../i18n/landing';
 
 /** A briefing: image, title, topic, published time and summary; the body opens per article, as text. */
 export function ArticleCard({ article, expandable = true }: { article: TArticle; expandable?: boolean }) {
+  const { t, language } = useLandingT();
   const [open, setOpen] = useState(false);
   const bodyId = `article-body-${article.id}`;
   return (
@@ -19,7 +16,9 @@ export function ArticleCard({ article, expandable = true }: { article: TArticle;
       ) : null}
       <span className="status-pill">{articleTopic(article.topic)}</span>
       <h3 id={`article-${article.id}`}>{article.title}</h3>
-      <p className="muted">Published {published.format(new Date(article.createdAt))}</p>
+      <p className="muted">
+        {t('articles.published', { when: formatDateTime(article.createdAt, 'medium', language) })}
+      </p>
       <p>{articleSummary(article.summary, article.body)}</p>
       {expandable ? (
         article.body?.trim() ? (
@@ -31,7 +30,7 @@ export function ArticleCard({ article, expandable = true }: { article: TArticle;
               aria-controls={bodyId}
               onClick={() => setOpen((o) => !o)}
             >
-              {open ? 'Hide article' : 'Continue reading'}
+              {open ? t('articles.hide') : t('articles.more')}
             </button>
             {open ? (
               <div id={bodyId} className="article-card__body">
@@ -44,7 +43,7 @@ export function ArticleCard({ article, expandable = true }: { article: TArticle;
             ) : null}
           </>
         ) : (
-          <p className="muted">Full article will be available after the next generation run.</p>
+          <p className="muted">{t('articles.notYet')}</p>
         )
       ) : null}
     </article>

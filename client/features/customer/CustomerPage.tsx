@@ -1,29 +1,78 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatKes, formatKm, orderStatusLabel } from '../../../shared/domain/format';
+import { formatDateTime, formatKm, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
+import { PAYMENT_BANKS } from '../../../shared/payments';
+import type { TListedOrder, TPaymentOutcome } from '../../../shared/schemas/orders';
+import { useTranslation } from '../../i18n';
 import { trpc } from '../../trpc';
+import { Badge, loadTone, orderTone, paymentTone } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
+import { Money } from '../../ui/Money';
 import { Page } from '../../ui/Page';
+import { PaymentOptions, type PaymentOptionView } from '../../ui/PaymentOptions';
+import { MpesaPay, useMpesaOptions } from '../payment/MpesaPay';
+import { PaymentConfirmationForm } from '../payment/PaymentConfirmationForm';
+import { PaymentList } from '../payment/PaymentList';
+import { SiteRefine } from './SiteRefine';
 
-const dateTime = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+const needsPayment = (o: TListedOrder) =>
+  o.status === 'AWAITING_PAYMENT' && (o.payment_status === 'PENDING' || o.payment_status === 'REJECTED');
 
-/** /customer: My Orders, with every field of the spec's listed order. */
+/** The payment loop of one order: how to pay, then the reference (the rules of order step 3). */
+function PayForOrder({
+  order,
+  options,
+  open,
+  onSent,
+}: {
+  order: TListedOrder;
+  options: PaymentOptionView[];
+  open: boolean;
+  onSent: (outcome: TPaymentOutcome) => void;
+}) {
+  const { t } = useTranslation();
+  const headingId = `pay-${order.id}`;
+  const mpesa = useMpesaOptions();
+  const paybill = mpesa.data?.paybill;
+  return (
+    <section className="pay-box" aria-labelledby={headingId}>
+      <h3 id={headingId}>{t('customer.payFor', { id: order.id })}</h3>
+      {order.payment_status === 'REJECTED' ? <Alert tone="warning">{t('customer.rejected')}</Alert> : null}
+      <MpesaPay orderId={order.id} accountRef={order.accountRef} balance={order.balance} />
+      <details className="how-to-pay" open={open}>
+        <summary>{paybill ? t('customer.payPaybill') : t('customer.howToPay')}</summary>
+        <PaymentOptions
+          options={options}
+          orderId={order.id}
+          mpesa={paybill ? { paybill, account: order.accountRef } : null}
+        />
+      </details>
+      <PaymentConfirmationForm orderId={order.id} labelledBy={headingId} onSent={onSent} />
+    </section>
+  );
+}
+
+/** /customer: My Orders, with every field of the spec's listed order and the payment loop of unpaid ones. */
 export function CustomerPage() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === 'sw' ? 'sw' : 'en';
   const orders = trpc.orders.my.useQuery();
+  const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
+  const options = pricing.data?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }));
+  const [sent, setSent] = useState<Record<number, TPaymentOutcome>>({});
+  const paybill = useMpesaOptions().data?.paybill;
+  const firstUnpaid = orders.data?.find(needsPayment)?.id;
 
   return (
-    <Page title="My Orders">
-      {orders.isLoading ? <p className="muted">Loading your orders…</p> : null}
-      {orders.error ? <Alert>Failed to load orders. Please refresh.</Alert> : null}
+    <Page title={t('customer.title')}>
+      {orders.isLoading ? <p className="muted">{t('customer.loading')}</p> : null}
+      {orders.error ? <Alert>{t('customer.failed')}</Alert> : null}
       {orders.data && orders.data.length === 0 ? (
         <div className="card">
-          <p>You have no orders yet.</p>
+          <p>{t('customer.none')}</p>
           <Link to="/order" className="button">
-            Place your first order
+            {t('customer.first')}
           </Link>
         </div>
       ) : null}
@@ -31,46 +80,87 @@ export function CustomerPage() {
         {orders.data?.map((o) => (
           <article key={o.id} className="card order-card" aria-labelledby={`order-${o.id}`}>
             <h2 id={`order-${o.id}`}>
-              Order #{o.id} <span className="status-pill">{orderStatusLabel(o.status)}</span>
+              {t('customer.order', { id: o.id })}{' '}
+              <Badge tone={orderTone(o.status)}>{orderStatusLabel(o.status)}</Badge>
             </h2>
+            {sent[o.id] ? (
+              <Alert tone="success">
+                {t('customer.received', { status: orderStatusLabel(sent[o.id]!.status) })}
+              </Alert>
+            ) : null}
             <dl>
-              <dt>Placed</dt>
-              <dd>{dateTime.format(new Date(o.created_at))}</dd>
-              <dt>Site</dt>
-              <dd>{o.site}</dd>
-              <dt>Payment</dt>
-              <dd>{o.payment_status || 'PENDING'}</dd>
-              <dt>Sand</dt>
-              <dd>{o.sand_type === 'coarse' ? 'Coarse' : 'Smooth'}</dd>
-              <dt>Trucks</dt>
-              <dd>{o.trucks}</dd>
-              <dt>Per truck</dt>
-              <dd>{formatKes(o.per_truck)}</dd>
-              <dt>Total</dt>
+              <dt>{t('customer.placed')}</dt>
+              <dd>{formatDateTime(o.created_at, 'medium', locale)}</dd>
+              <dt>{t('customer.accountNumber')}</dt>
               <dd>
-                <strong>{formatKes(o.total)}</strong>
+                <span className="mono">{o.accountRef}</span>
+                {paybill ? <span className="muted"> · {t('customer.paybill', { paybill })}</span> : null}
               </dd>
-              <dt>Distance</dt>
+              <dt>{t('customer.site')}</dt>
+              <dd>{o.site}</dd>
+              {o.deliveryCode && o.status !== 'DELIVERED' && o.status !== 'CANCELLED' ? (
+                <>
+                  <dt>{t('customer.deliveryCode')}</dt>
+                  <dd>
+                    <strong className="mono">{o.deliveryCode}</strong>
+                    <span className="muted"> · {t('customer.giveCode')}</span>
+                  </dd>
+                </>
+              ) : null}
+              {o.trackingUrl ? (
+                <>
+                  <dt>{t('customer.tracking')}</dt>
+                  <dd>
+                    <Link to={o.trackingUrl}>{t('customer.track')}</Link>
+                  </dd>
+                </>
+              ) : null}
+              <dt>{t('customer.payment')}</dt>
+              <dd>
+                <Badge tone={paymentTone(o.payment_status)}>{o.payment_status || 'PENDING'}</Badge>
+              </dd>
+              <dt>{t('customer.sand')}</dt>
+              <dd>{o.sand_type === 'coarse' ? t('customer.coarse') : t('customer.smooth')}</dd>
+              <dt>{t('customer.trucks')}</dt>
+              <dd>{o.trucks}</dd>
+              <dt>{t('customer.perTruck')}</dt>
+              <dd>
+                <Money value={o.per_truck} />
+              </dd>
+              <dt>{t('customer.total')}</dt>
+              <dd>
+                <Money value={o.total} strong />
+              </dd>
+              <dt>{t('customer.distance')}</dt>
               <dd>
                 {formatKm(o.distance_km)} ({distanceSourceLabel(o.distance_source)})
               </dd>
             </dl>
-            <h3>Assignments</h3>
+            <SiteRefine order={o} />
+            <PaymentList order={o} />
+            <h3>{t('customer.assignments')}</h3>
             {o.assignments.length === 0 ? (
-              <p className="muted">
-                No trucks scheduled yet. Operations schedules trucks once your payment is confirmed.
-              </p>
+              <p className="muted">{t('customer.noTrucks')}</p>
             ) : (
-              <ul>
+              <ul className="loads">
                 {o.assignments.map((a) => (
-                  <li key={a.id}>
-                    {a.plate ?? a.truck_id} · {a.tonnes} t · {a.status}
-                    {a.scheduledAt ? ` · ${dateTime.format(new Date(a.scheduledAt))}` : ''}
-                    {a.driver ? ` · driver ${a.driver}` : ''}
+                  <li key={a.id} className="load">
+                    {a.plate ?? a.truck_id} · {formatTonnes(a.tonnes)} ·{' '}
+                    <Badge tone={loadTone(a.status)}>{a.status}</Badge>
+                    {a.scheduledAt ? ` · ${formatDateTime(a.scheduledAt, 'medium', locale)}` : ''}
+                    {a.driver ? ` · ${t('customer.driver', { name: a.driver })}` : ''}
                   </li>
                 ))}
               </ul>
             )}
+            {needsPayment(o) ? (
+              <PayForOrder
+                order={o}
+                options={options}
+                open={o.id === firstUnpaid}
+                onSent={(outcome) => setSent((s) => ({ ...s, [o.id]: outcome }))}
+              />
+            ) : null}
           </article>
         ))}
       </div>

@@ -1,55 +1,59 @@
+import { useMutation } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
-import { formatKes } from '../../../shared/domain/format';
-import type { TDriver } from '../../../shared/schemas/fleet';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import {
+  formatDateTime,
+  formatMoney,
+  formatMoneyFigure,
+  formatNumber,
+  formatTonnes,
+} from '../../../shared/domain/format';
 import type { TDriverDashboard } from '../../../shared/schemas/telemetry';
-import { RestError, restCall } from '../../rest';
+import { useTranslation } from '../../i18n';
+import { isQueued, submitField } from '../../offline/outbox';
 import { ADMIN_SELECTED_DRIVER_KEY, useSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, SelectField, TextField } from '../../ui/forms';
-import { ImageInput } from '../../ui/ImageInput';
+import { Badge, loadTone } from '../../ui/Badge';
+import { DataList } from '../../ui/DataList';
+import { Alert, SelectField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
 import { Page } from '../../ui/Page';
-import { useAuthedImage } from '../../ui/useAuthedImage';
+import { StatCard } from '../../ui/StatCard';
 import { TruckSummary } from '../fleet/FleetPanel';
+import { DriverDetailsForm } from '../ops-drivers/DriverDetailsForm';
+import { DeliveryProofSheet } from './DeliveryProofSheet';
+import { MyTrips } from './MyTrips';
 
-const HorizontalBarChart = lazy(() => import('../../ui/charts/HorizontalBarChart'));
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 function StatCards({ d }: { d: TDriverDashboard }) {
+  const { t } = useTranslation();
   const s = d.summary;
   const trend = s.trend === null ? null : Math.round(s.trend * 1000) / 10;
   return (
     <div className="grid">
-      <div className="card stat">
-        <span className="stat__label">Loads delivered</span>
-        <strong className="stat__value">{s.loadsDelivered}</strong>
-      </div>
-      <div className="card stat">
-        <span className="stat__label">Tonnes delivered</span>
-        <strong className="stat__value">{s.tonnesDelivered.toLocaleString('en-KE')} t</strong>
-      </div>
-      <div className="card stat">
-        <span className="stat__label">Weekly revenue</span>
-        <strong className="stat__value">{formatKes(s.weeklyRevenue)}</strong>
-        {s.previousWeekRevenue ? (
-          <span className="muted">
-            Prev week KES {Math.round(s.previousWeekRevenue).toLocaleString('en-KE')}
-          </span>
-        ) : null}
-      </div>
-      <div className="card stat">
-        <span className="stat__label">Average tonnes/load</span>
-        <strong className="stat__value">{s.averageTonnesPerLoad.toFixed(1)}</strong>
-        {trend !== null ? (
-          <span className={trend >= 0 ? 'trend trend--up' : 'trend trend--down'}>
-            {trend >= 0 ? 'Up' : 'Down'} {Math.abs(trend).toFixed(1)}% vs last week
-          </span>
-        ) : null}
-      </div>
+      <StatCard label={t('driver.loadsDelivered')} value={formatNumber(s.loadsDelivered)} />
+      <StatCard label={t('driver.tonnesDelivered')} value={formatTonnes(s.tonnesDelivered)} />
+      <StatCard
+        label={t('driver.weeklyRevenue')}
+        value={<Money value={s.weeklyRevenue} />}
+        note={
+          s.previousWeekRevenue
+            ? t('driver.prevWeek', { amount: formatMoneyFigure(s.previousWeekRevenue) })
+            : undefined
+        }
+      />
+      <StatCard
+        label={t('driver.averageTonnes')}
+        value={s.averageTonnesPerLoad.toFixed(1)}
+        note={
+          trend !== null ? (
+            <span className={trend >= 0 ? 'trend trend--up' : 'trend trend--down'}>
+              {t(trend >= 0 ? 'driver.up' : 'driver.down', { pct: Math.abs(trend).toFixed(1) })}
+            </span>
+          ) : undefined
+        }
+      />
     </div>
   );
 }
@@ -63,87 +67,25 @@ function ProfileForm({
   isAdmin: boolean;
   onSaved: () => void;
 }) {
-  const [form, setForm] = useState({
-    name: d.driver.name,
-    email: d.driver.email ?? '',
-    phone: d.driver.phone ?? '',
-  });
-  const [photoData, setPhotoData] = useState<string | null>(null);
-  const [nationalIdData, setNationalIdData] = useState<string | null>(null);
-  const [state, setState] = useState<{ kind: 'idle' | 'saving' | 'success' | 'error'; text?: string }>({
-    kind: 'idle',
-  });
-  const photo = useAuthedImage(d.driver.photoPath);
-  const nationalId = useAuthedImage(d.driver.nationalIdPath);
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!form.name.trim()) return setState({ kind: 'error', text: 'Driver name is required.' });
-    setState({ kind: 'saving' });
-    const body = {
-      name: form.name.trim(),
-      email: form.email.trim() || null,
-      phone: form.phone.trim() || null,
-      ...(photoData ? { photoData } : {}),
-      ...(nationalIdData ? { nationalIdData } : {}),
-    };
-    try {
-      if (isAdmin)
-        await restCall<TDriver>('PATCH', `/api/admin/drivers/${encodeURIComponent(d.driverId)}`, body);
-      else await restCall<TDriver>('PUT', '/api/driver/profile', body);
-      setState({
-        kind: 'success',
-        text: isAdmin ? 'Driver details saved.' : 'Profile updated successfully.',
-      });
-      setPhotoData(null);
-      setNationalIdData(null);
-      onSaved();
-    } catch (err) {
-      setState({ kind: 'error', text: err instanceof RestError ? err.message : 'Failed to update profile.' });
-    }
-  }
-
+  const { t } = useTranslation();
+  const adminUpdate = trpc.admin.drivers.update.useMutation();
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="profile-heading">
-      <h2 id="profile-heading">Profile</h2>
-      {state.kind === 'error' ? <Alert>{state.text}</Alert> : null}
-      {state.kind === 'success' ? <Alert tone="success">{state.text}</Alert> : null}
-      <div className="grid">
-        <TextField
-          label="Name"
-          value={form.name}
-          onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          placeholder="07XX..."
-          value={form.phone}
-          onChange={(e) => setForm((f) => ({ ...f, phone: e.target.value }))}
-        />
-        <ImageInput
-          label="National ID photo"
-          currentUrl={nationalId}
-          onChange={setNationalIdData}
-          onError={(text) => setState({ kind: 'error', text })}
-        />
-        <ImageInput
-          label="Profile photo"
-          currentUrl={photo}
-          onChange={setPhotoData}
-          onError={(text) => setState({ kind: 'error', text })}
-        />
-      </div>
-      <button type="submit" className="button" disabled={state.kind === 'saving'}>
-        {state.kind === 'saving' ? 'Saving...' : 'Save profile'}
-      </button>
-    </form>
+    <DriverDetailsForm
+      driver={d.driver}
+      heading={<h2 id="profile-heading">{t('driver.profile')}</h2>}
+      labelledBy="profile-heading"
+      submitLabel={t('driver.saveProfile')}
+      savingLabel={t('driver.saving')}
+      savedText={isAdmin ? 'Driver details saved.' : t('driver.profileSaved')}
+      failedText={t('driver.profileFailed')}
+      save={({ id: _id, ...details }) =>
+        isAdmin
+          ? adminUpdate.mutateAsync({ ...details, id: d.driverId })
+          : // The driver's own phone: through the device outbox (client/offline/outbox.ts).
+            submitField('profile', details, `${details.name} · ${details.phone ?? ''}`)
+      }
+      onSaved={onSaved}
+    />
   );
 }
 
@@ -151,26 +93,43 @@ function Dashboard({
   driverId,
   isAdmin,
   isOwn,
+  onDriver,
 }: {
   driverId: string | undefined;
   isAdmin: boolean;
   isOwn: boolean;
+  /** An admin's first visit asks without a driver; the server answers for the first one, which becomes the choice. */
+  onDriver?: (driverId: string) => void;
 }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === 'sw' ? 'sw' : 'en';
   const utils = trpc.useUtils();
   const dashboard = trpc.driver.dashboard.useQuery(driverId ? { driverId } : undefined);
-  const move = trpc.admin.orders.setAssignmentStatus.useMutation({
+  const answeredFor = dashboard.data?.driverId;
+  useEffect(() => {
+    if (!answeredFor || driverId || !dashboard.data) return;
+    // The answer is that driver's: keep it under their key so choosing them asks nothing again.
+    utils.driver.dashboard.setData({ driverId: answeredFor }, dashboard.data);
+    onDriver?.(answeredFor);
+  }, [answeredFor, driverId, onDriver, dashboard.data, utils]);
+  // Through the device outbox (client/offline/outbox.ts): a tap without signal is kept and shown waiting.
+  const move = useMutation({
+    networkMode: 'always',
+    mutationFn: (input: { id: number; status: 'IN_TRANSIT' | 'ARRIVED' }) =>
+      submitField(
+        'move',
+        input,
+        `Load #${input.id} → ${input.status === 'IN_TRANSIT' ? 'In Transit' : 'Arrived'}`,
+      ),
     onSuccess: () => void utils.driver.dashboard.invalidate(),
   });
-  if (dashboard.isLoading) return <p className="muted">Loading driver dashboard…</p>;
+  const [delivering, setDelivering] = useState<{ id: number; site: string } | null>(null);
+  if (dashboard.isLoading) return <p className="muted">{t('driver.loading')}</p>;
   if (dashboard.error) {
     const unlinked =
       dashboard.error instanceof TRPCClientError &&
       dashboard.error.message === 'Driver profile not linked to this account.';
-    return (
-      <Alert>
-        {unlinked ? 'Driver profile not linked to this account.' : 'Failed to load driver dashboard'}
-      </Alert>
-    );
+    return <Alert>{unlinked ? t('driver.unlinkedError') : t('driver.loadFailed')}</Alert>;
   }
   const d = dashboard.data!;
   return (
@@ -182,91 +141,126 @@ function Dashboard({
           className="button button--small button--secondary"
           onClick={() => void dashboard.refetch()}
         >
-          Refresh
+          {t('driver.refresh')}
         </button>
       </div>
       <StatCards d={d} />
       <div className="two-col">
         <section className="card" aria-labelledby="recent-heading">
-          <h2 id="recent-heading">Recent assignments</h2>
-          {move.error ? <Alert>{errorMessage(move.error, 'Failed to update assignment.')}</Alert> : null}
-          {d.assignments.length === 0 ? (
-            <p className="muted">No assignments yet. Operations will notify you once a load is scheduled.</p>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Site</th>
-                    <th>Status</th>
-                    <th>Tonnes</th>
-                    <th>Revenue</th>
-                    <th>Scheduled</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.assignments.map((a) => (
-                    <tr key={a.id}>
-                      <td>
-                        {a.site}
-                        <div className="muted">{a.plate ?? a.truckId ?? 'Truck TBD'}</div>
-                      </td>
-                      <td>
-                        {a.status}
-                        {isOwn && (a.status === 'SCHEDULED' || a.status === 'IN_TRANSIT') ? (
-                          <div className="inline-form">
-                            {a.status === 'SCHEDULED' ? (
-                              <button
-                                type="button"
-                                className="button button--small"
-                                disabled={move.isPending}
-                                onClick={() => move.mutate({ id: a.id, status: 'IN_TRANSIT' })}
-                              >
-                                In Transit
-                              </button>
-                            ) : null}
-                            <button
-                              type="button"
-                              className="button button--small"
-                              disabled={move.isPending}
-                              onClick={() => move.mutate({ id: a.id, status: 'DELIVERED' })}
-                            >
-                              Delivered
-                            </button>
-                          </div>
+          <h2 id="recent-heading">{t('driver.recent')}</h2>
+          {move.error ? (
+            isQueued(move.error) ? (
+              <Alert tone="info">{move.error.message}</Alert>
+            ) : (
+              <Alert>{errorMessage(move.error, t('driver.moveFailed'))}</Alert>
+            )
+          ) : null}
+          <DataList
+            label={t('driver.recent')}
+            rows={d.assignments}
+            rowKey={(a) => a.id}
+            title={(a) => (
+              <>
+                {a.site}
+                <div className="muted">{a.plate ?? a.truckId ?? 'Truck TBD'}</div>
+              </>
+            )}
+            columns={[
+              {
+                header: t('driver.site'),
+                hideOnCard: true,
+                cell: (a) => (
+                  <>
+                    {a.site}
+                    <div className="muted">{a.plate ?? a.truckId ?? 'Truck TBD'}</div>
+                  </>
+                ),
+              },
+              {
+                header: t('driver.status'),
+                cell: (a) => <Badge tone={loadTone(a.status)}>{a.status}</Badge>,
+              },
+              { header: t('driver.tonnes'), numeric: true, cell: (a) => formatTonnes(a.tonnes) },
+              {
+                header: t('driver.revenue'),
+                numeric: true,
+                cell: (a) => <Money value={a.estimatedRevenue} />,
+              },
+              {
+                header: t('driver.scheduled'),
+                cell: (a) =>
+                  a.scheduledAt ? formatDateTime(a.scheduledAt, 'medium', locale) : t('driver.tbc'),
+              },
+            ]}
+            actions={
+              isOwn
+                ? (a) =>
+                    a.status === 'SCHEDULED' || a.status === 'IN_TRANSIT' || a.status === 'ARRIVED' ? (
+                      <>
+                        {a.status === 'SCHEDULED' ? (
+                          <button
+                            type="button"
+                            className="button button--small button--secondary"
+                            disabled={move.isPending}
+                            onClick={() => move.mutate({ id: a.id, status: 'IN_TRANSIT' })}
+                          >
+                            {t('driver.inTransit')}
+                          </button>
                         ) : null}
-                      </td>
-                      <td>{a.tonnes}</td>
-                      <td>{formatKes(a.estimatedRevenue)}</td>
-                      <td>{a.scheduledAt ? when.format(new Date(a.scheduledAt)) : 'TBC'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                        {a.status === 'IN_TRANSIT' ? (
+                          <button
+                            type="button"
+                            className="button button--small button--secondary"
+                            disabled={move.isPending}
+                            onClick={() => move.mutate({ id: a.id, status: 'ARRIVED' })}
+                          >
+                            {t('driver.arrived')}
+                          </button>
+                        ) : null}
+                        <button
+                          type="button"
+                          className="button button--small"
+                          disabled={move.isPending}
+                          onClick={() => setDelivering({ id: a.id, site: a.site })}
+                        >
+                          {t('driver.delivered')}
+                        </button>
+                      </>
+                    ) : null
+                : undefined
+            }
+            empty={t('driver.noAssignments')}
+          />
+          {delivering ? (
+            <DeliveryProofSheet
+              load={delivering}
+              onClose={() => setDelivering(null)}
+              onDelivered={() => {
+                setDelivering(null);
+                void utils.driver.dashboard.invalidate();
+              }}
+            />
+          ) : null}
         </section>
         <section className="card" aria-labelledby="board-heading">
-          <h2 id="board-heading">Leaderboard</h2>
+          <h2 id="board-heading">{t('driver.leaderboard')}</h2>
           {d.leaderboard.length === 0 ? (
-            <p className="muted">No deliveries yet this week.</p>
+            <p className="muted">{t('driver.noDeliveries')}</p>
           ) : (
-            <Suspense fallback={<p className="muted">Loading chart…</p>}>
-              <HorizontalBarChart
-                title="Top drivers by revenue this week"
+            <Suspense fallback={<p className="muted">{t('driver.loadingChart')}</p>}>
+              <BarChart
+                title={t('driver.topDrivers')}
                 data={d.leaderboard.map((l) => ({ label: l.name, value: l.revenue }))}
-                formatValue={formatKes}
+                formatValue={formatMoney}
               />
             </Suspense>
           )}
         </section>
       </div>
       <section aria-labelledby="assigned-trucks">
-        <h2 id="assigned-trucks">Assigned trucks</h2>
+        <h2 id="assigned-trucks">{t('driver.assignedTrucks')}</h2>
         {d.telemetry.length === 0 ? (
-          <p className="muted">
-            No trucks attached yet. You will see live location once dispatch assigns your next load.
-          </p>
+          <p className="muted">{t('driver.noTrucks')}</p>
         ) : (
           <ul className="truck-cards">
             {d.telemetry.map((t) => (
@@ -284,38 +278,29 @@ function Dashboard({
 
 /** /driver: a driver's own week, or an admin's view of any driver. */
 export function DriverPage() {
+  const { t } = useTranslation();
   const session = useSession();
   const isAdmin = session?.role === 'ADMIN';
   const drivers = trpc.admin.drivers.list.useQuery(undefined, { enabled: isAdmin });
   const [selected, setSelected] = useState<string>(() =>
     isAdmin ? (localStorage.getItem(ADMIN_SELECTED_DRIVER_KEY) ?? '') : '',
   );
-  useEffect(() => {
-    if (
-      isAdmin &&
-      !selected &&
-      drivers.data?.[0] &&
-      localStorage.getItem(ADMIN_SELECTED_DRIVER_KEY) === null
-    ) {
-      setSelected(drivers.data[0].id);
-      localStorage.setItem(ADMIN_SELECTED_DRIVER_KEY, drivers.data[0].id);
-    }
-  }, [isAdmin, selected, drivers.data]);
+  // Nothing remembered yet: the dashboard is asked for the first driver in the same batch as the list.
+  const [firstVisit] = useState(() => isAdmin && localStorage.getItem(ADMIN_SELECTED_DRIVER_KEY) === null);
+  const choose = useCallback((id: string) => {
+    setSelected(id);
+    localStorage.setItem(ADMIN_SELECTED_DRIVER_KEY, id);
+  }, []);
 
   const own = trpc.driver.dashboard.useQuery(undefined, { enabled: !isAdmin && Boolean(session?.driverId) });
   if (!isAdmin) {
     const linked = Boolean(session?.driverId);
     const name = own.data?.driverName ?? session?.userName ?? 'driver';
     return (
-      <Page
-        title="Driver performance"
-        subtitle={
-          linked
-            ? `Hi ${name}, here is how you are tracking this week.`
-            : 'Your account is not linked to a driver profile yet. Please contact an admin to assign one.'
-        }
-      >
+      <Page title={t('driver.title')} subtitle={linked ? t('driver.hi', { name }) : t('driver.notLinked')}>
         {linked ? <Dashboard driverId={undefined} isAdmin={false} isOwn /> : null}
+        {/* Asked with the dashboard (one batched request), shown under it. */}
+        {linked ? <MyTrips /> : null}
       </Page>
     );
   }
@@ -328,14 +313,7 @@ export function DriverPage() {
     >
       {drivers.error ? <Alert>Unable to load drivers list.</Alert> : null}
       <div className="card">
-        <SelectField
-          label="Driver"
-          value={selected}
-          onChange={(e) => {
-            setSelected(e.target.value);
-            localStorage.setItem(ADMIN_SELECTED_DRIVER_KEY, e.target.value);
-          }}
-        >
+        <SelectField label="Driver" value={selected} onChange={(e) => choose(e.target.value)}>
           <option value="">Pick driver...</option>
           {(drivers.data ?? []).map((d) => (
             <option key={d.id} value={d.id}>
@@ -352,8 +330,8 @@ export function DriverPage() {
           </p>
         ) : null}
       </div>
-      {selected ? (
-        <Dashboard driverId={selected} isAdmin isOwn={false} />
+      {selected || firstVisit ? (
+        <Dashboard driverId={selected || undefined} isAdmin isOwn={false} onDriver={choose} />
       ) : (
         <p className="muted">Select a driver to view performance.</p>
       )}

@@ -1,19 +1,20 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { idleText, isMoving } from '../../../shared/domain/telemetry';
+import { formatDateTime } from '../../../shared/domain/format';
+import { idleText } from '../../../shared/domain/telemetry';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
 import { errorMessage, trpc } from '../../trpc';
+import { Badge } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
+import { useNow } from '../../ui/useNow';
+import { freshness } from './positions';
 
 const FleetMap = lazy(() => import('./FleetMap'));
 export const FLEET_REFRESH_MS = 30_000;
 
-const time = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'short',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
-
-/** Plate, speed badge, status, where and when: the part of a truck card every screen shows. */
+/**
+ * Plate, speed badge, status, where and when: the part of a truck card every screen shows. A truck
+ * silent for more than 5 minutes shows when it was last seen instead of a speed that is no longer true.
+ */
 export function TruckSummary({
   truck,
 }: {
@@ -22,7 +23,8 @@ export function TruckSummary({
     'truckId' | 'plate' | 'speed' | 'status' | 'address' | 'lat' | 'lng' | 'lastUpdated' | 'idleMinutes'
   >;
 }) {
-  const moving = isMoving(truck.speed);
+  const now = useNow();
+  const state = freshness(truck, now);
   const where =
     truck.address ??
     (truck.lat !== null && truck.lng !== null
@@ -30,17 +32,21 @@ export function TruckSummary({
       : 'Location refreshing');
   return (
     <>
-      <div className="button-row" style={{ justifyContent: 'space-between' }}>
+      <div className="truck-card__head">
         <strong>{truck.plate ?? truck.truckId}</strong>
-        <span className={`badge ${truck.speed === null ? '' : moving ? 'badge--green' : 'badge--amber'}`}>
-          {truck.speed === null ? 'n/a' : `${Math.round(truck.speed)} km/h`}
-        </span>
+        {state.lastSeen ? (
+          <Badge tone="muted">{state.lastSeen}</Badge>
+        ) : (
+          <Badge tone={truck.speed === null ? 'neutral' : state.moving ? 'good' : 'warn'}>
+            {truck.speed === null ? 'n/a' : `${Math.round(truck.speed)} km/h`}
+          </Badge>
+        )}
       </div>
-      <div>{truck.status ?? 'Status pending'}</div>
+      <div>{state.stale ? 'Not reporting' : (truck.status ?? 'Status pending')}</div>
       <div className="muted">{where}</div>
       <div className="muted">
-        {truck.lastUpdated ? `Updated ${time.format(new Date(truck.lastUpdated))}` : 'No position yet'} ·{' '}
-        {idleText(truck.idleMinutes)}
+        {truck.lastUpdated ? `Updated ${formatDateTime(truck.lastUpdated, 'short')}` : 'No position yet'}
+        {state.stale ? null : ` · ${idleText(truck.idleMinutes)}`}
       </div>
     </>
   );
@@ -109,6 +115,7 @@ export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
   });
   const config = trpc.telemetry.mapConfig.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
   const drivers = trpc.admin.drivers.list.useQuery(undefined, { enabled: allowReassign });
+  const now = useNow();
   const [manual, setManual] = useState(false);
   useEffect(() => {
     if (!trucks.isFetching) setManual(false);
@@ -134,7 +141,7 @@ export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
       {trucks.error ? <Alert>Unable to fetch live truck data</Alert> : null}
       {config.data && trucks.data ? (
         <Suspense fallback={<div className="fleet-map fleet-map--loading">Loading map…</div>}>
-          <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} />
+          <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} />
         </Suspense>
       ) : null}
       {trucks.data && trucks.data.length === 0 ? <p className="muted">No trucks registered yet.</p> : null}

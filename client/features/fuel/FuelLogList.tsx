@@ -1,12 +1,13 @@
-import { formatKesExact } from '../../../shared/domain/format';
+import { formatDateTime, formatNumber } from '../../../shared/domain/format';
 import type { TFuelLog } from '../../../shared/schemas/money';
+import { useTranslation } from '../../i18n';
+import { Money } from '../../ui/Money';
 import { useAuthedImage } from '../../ui/useAuthedImage';
 
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+/** Litres and kilometres as the list shows them, and the duplicate panel too. */
+export const litresText = (litres: number | null) =>
+  litres === null ? 'n/a' : `${formatNumber(litres)} litres`;
+export const kmText = (km: number | null) => (km === null ? 'n/a' : `${formatNumber(km)} km`);
 
 function Photo({ name, alt }: { name: string; alt: string }) {
   const url = useAuthedImage(name);
@@ -14,35 +15,40 @@ function Photo({ name, alt }: { name: string; alt: string }) {
 }
 
 export function FuelLogEntry({ log }: { log: TFuelLog }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === 'sw' ? 'sw' : 'en';
   return (
     <li className="card fuel-entry">
-      <div className="button-row" style={{ justifyContent: 'space-between' }}>
+      <div className="truck-card__head">
         <strong>{log.plate ?? log.truckId}</strong>
-        <span className="muted">{when.format(new Date(log.capturedAt))}</span>
+        <span className="muted">{formatDateTime(log.capturedAt, 'medium', locale)}</span>
       </div>
       <dl className="kv">
-        <dt>Litres</dt>
-        <dd>{log.litres ?? 'n/a'}</dd>
-        <dt>Cost</dt>
-        <dd>{formatKesExact(log.cost)}</dd>
-        <dt>Odometer</dt>
-        <dd>{log.odometer !== null ? `${log.odometer.toLocaleString('en-KE')} km` : 'n/a'}</dd>
-        <dt>Mileage since last</dt>
-        <dd>{log.mileage !== null ? `${log.mileage.toLocaleString('en-KE')} km` : 'n/a'}</dd>
-        <dt>Driver</dt>
-        <dd>{log.driverName ?? 'Not set'}</dd>
-        <dt>Logged by</dt>
+        <dt>{t('fuel.entryLitres')}</dt>
+        <dd>{litresText(log.litres)}</dd>
+        <dt>{t('fuel.entryCost')}</dt>
+        <dd>
+          <Money value={log.cost} />
+        </dd>
+        <dt>{t('fuel.entryOdometer')}</dt>
+        <dd>{kmText(log.odometer)}</dd>
+        <dt>{t('fuel.entryMileage')}</dt>
+        <dd>{kmText(log.mileage)}</dd>
+        <dt>{t('fuel.entryDriver')}</dt>
+        <dd>{log.driverName ?? t('fuel.entryNotSet')}</dd>
+        <dt>{t('fuel.entryLoggedBy')}</dt>
         <dd>{log.createdBy ?? 'n/a'}</dd>
       </dl>
       {log.isDuplicate ? (
         <div className="dup-note">
-          Marked as duplicate for audit{log.confirmedAt ? ` ${when.format(new Date(log.confirmedAt))}` : ''} ·
-          Reference id {log.duplicateOf ?? '-'}
+          {t('fuel.entryDuplicate')}
+          {log.confirmedAt ? ` ${formatDateTime(log.confirmedAt, 'medium', locale)}` : ''} ·{' '}
+          {t('fuel.entryReference', { id: log.duplicateOf ?? '-' })}
         </div>
       ) : null}
       {log.note ? <p>{log.note}</p> : null}
       {log.photoPath ? (
-        <Photo name={log.photoPath} alt={`Pump or dashboard photo for ${log.plate ?? log.truckId}`} />
+        <Photo name={log.photoPath} alt={t('fuel.entryPhoto', { truck: log.plate ?? log.truckId })} />
       ) : null}
     </li>
   );

@@ -1,21 +1,24 @@
-import { type FormEvent, useMemo, useState } from 'react';
-import { formatKesExact } from '../../../shared/domain/format';
+import { useMemo, useState } from 'react';
+import { formatDateTime, formatMoney, formatNumber } from '../../../shared/domain/format';
 import { weekRange } from '../../../shared/domain/time';
-import type { TFuelLog } from '../../../shared/schemas/money';
-import { RestError, restCall } from '../../rest';
-import { trpc } from '../../trpc';
-import { Alert, TextAreaField, TextField } from '../../ui/forms';
+import {
+  MONEY_MESSAGES,
+  type TFuelInput,
+  type TFuelLog,
+  ZFuelDuplicateOf,
+  ZFuelInput,
+} from '../../../shared/schemas/money';
+import { useTranslation } from '../../i18n';
+import { isQueued, submitField } from '../../offline/outbox';
+import { errorMessage, trpc } from '../../trpc';
+import { Alert, FormStatus, TextAreaField, TextField } from '../../ui/forms';
 import { ImageInput } from '../../ui/ImageInput';
 import { Page } from '../../ui/Page';
+import { useDuplicateConfirm } from '../../ui/useDuplicateConfirm';
+import { useZodForm } from '../../ui/useZodForm';
 import { FleetPanel } from '../fleet/FleetPanel';
 import { DuplicatePanel } from '../ops-costs/DuplicatePanel';
-import { FuelLogEntry } from './FuelLogList';
-
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+import { FuelLogEntry, kmText, litresText } from './FuelLogList';
 
 function localInputValue(d = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -29,35 +32,44 @@ const emptyForm = () => ({
   cost: '',
   odometer: '',
   note: '',
+  photoData: null as string | null,
+});
+type FuelFields = ReturnType<typeof emptyForm>;
+
+/** Empty numerics and an empty truck are sent as null (spec section 5). */
+const toInput = (f: FuelFields) => ({
+  truckId: f.truck.trim() || null,
+  litres: f.litres === '' ? null : Number(f.litres),
+  odometer: f.odometer === '' ? null : Number(f.odometer),
+  cost: f.cost === '' ? null : Number(f.cost),
+  note: f.note,
+  capturedAt: new Date(f.capturedAt || Date.now()).toISOString(),
+  ...(f.photoData ? { photoData: f.photoData } : {}),
 });
 
-interface ExistingFuel {
-  id: number;
-  truck_id: string;
-  litres: number | null;
-  odometer: number | null;
-  cost: number;
-  captured_at: string;
-  note: string | null;
+/** The outbox's line for a waiting fuel log. */
+function fuelSummary(input: TFuelInput, plate: string): string {
+  const litres =
+    input.litres === null || input.litres === undefined ? '' : ` · ${formatNumber(input.litres)} L`;
+  return `${plate}${litres} · ${formatMoney(input.cost ?? 0)}`;
 }
 
 /** /fuel: record pump readings and see the latest entries per truck. */
 export function FuelPage() {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === 'sw' ? 'sw' : 'en';
   const utils = trpc.useUtils();
   const logs = trpc.fuel.list.useQuery({ limit: 50 });
   const trucks = trpc.admin.trucks.list.useQuery(undefined, { retry: false });
-  const [form, setForm] = useState(emptyForm);
-  const [photoData, setPhotoData] = useState<string | null>(null);
+  const form = useZodForm({ schema: ZFuelInput, initial: emptyForm, toInput, fields: { truckId: 'truck' } });
   const [photoKey, setPhotoKey] = useState(0);
-  const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
-  const [duplicate, setDuplicate] = useState<{ message: string; existing: ExistingFuel } | null>(null);
-  const [saving, setSaving] = useState(false);
+  const truck = form.values.truck;
 
   if (trucks.error) console.warn('Truck suggestions unavailable', trucks.error.message);
   const match = (trucks.data ?? []).find(
     (t) =>
-      t.id.toLowerCase() === form.truck.trim().toLowerCase() ||
-      t.plate.replace(/\s+/g, '').toLowerCase() === form.truck.replace(/\s+/g, '').toLowerCase(),
+      t.id.toLowerCase() === truck.trim().toLowerCase() ||
+      t.plate.replace(/\s+/g, '').toLowerCase() === truck.replace(/\s+/g, '').toLowerCase(),
   );
   const weekLitres = useMemo(() => {
     const { start, end } = weekRange(new Date());
@@ -69,102 +81,57 @@ export function FuelPage() {
       .reduce((sum, l) => sum + (l.litres ?? 0), 0);
   }, [logs.data]);
 
-  const payload = () => ({
-    truckId: form.truck.trim() || null,
-    litres: form.litres === '' ? null : Number(form.litres),
-    odometer: form.odometer === '' ? null : Number(form.odometer),
-    cost: form.cost === '' ? null : Number(form.cost),
-    note: form.note,
-    capturedAt: new Date(form.capturedAt || Date.now()).toISOString(),
-    ...(photoData ? { photoData } : {}),
-  });
-
-  function saved(text: string) {
-    setStatus({ tone: 'success', text });
-    setDuplicate(null);
-    setForm(emptyForm());
-    setPhotoData(null);
-    setPhotoKey((k) => k + 1);
-    void utils.fuel.list.invalidate();
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setStatus(null);
-    if (!form.truck.trim()) return setStatus({ tone: 'error', text: 'Truck is required.' });
-    if (form.cost === '') return setStatus({ tone: 'error', text: 'Total cost is required.' });
-    setSaving(true);
-    try {
-      await restCall<TFuelLog>('POST', '/api/fuel/logs', payload());
-      saved('Fuel log saved.');
-    } catch (err) {
-      if (err instanceof RestError && err.status === 409 && err.body.duplicate) {
-        setDuplicate({
-          message:
-            typeof err.body.message === 'string'
-              ? err.body.message
-              : 'Potential duplicate fuel entry detected.',
-          existing: err.body.existing as ExistingFuel,
-        });
-      } else {
-        setStatus({
-          tone: 'error',
-          text: err instanceof RestError ? err.message : 'Failed to save the fuel log',
-        });
+  const dup = useDuplicateConfirm({
+    existing: ZFuelDuplicateOf,
+    fallbackMessage: MONEY_MESSAGES.fuelDuplicate,
+    // Through the device outbox: stored first, sent with an Idempotency-Key, kept when offline.
+    send: (input: TFuelInput) =>
+      submitField<TFuelLog>('fuel', input, fuelSummary(input, plateOf(input.truckId ?? null))),
+    onSaved: (_, flagged) => {
+      form.reset();
+      form.report('success', flagged ? t('fuel.savedFlagged') : t('fuel.saved'));
+      setPhotoKey((k) => k + 1);
+      void utils.fuel.list.invalidate();
+    },
+    onError: (err, confirming) => {
+      if (isQueued(err)) {
+        // Safe in the outbox: the form is free for the next entry.
+        form.reset();
+        setPhotoKey((k) => k + 1);
+        return form.report('success', err.message);
       }
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  async function confirmDuplicate() {
-    if (!duplicate) return;
-    setSaving(true);
-    try {
-      await restCall<TFuelLog>('POST', '/api/fuel/logs', {
-        ...payload(),
-        overrideDuplicate: true,
-        duplicateOf: duplicate.existing.id,
-      });
-      saved('Fuel log saved and flagged as a duplicate for audit.');
-    } catch (err) {
-      setDuplicate(null);
-      setStatus({
-        tone: 'error',
-        text: err instanceof RestError ? err.message : 'Failed to confirm duplicate fuel log',
-      });
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  const set = (k: keyof ReturnType<typeof emptyForm>) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [k]: e.target.value }));
+      form.report('error', errorMessage(err, confirming ? t('fuel.confirmFailed') : t('fuel.saveFailed')));
+    },
+  });
+  const d = dup.duplicate;
+  /** The plate the list shows for what was typed or stored (an id or a plate). */
+  const plateOf = (typed: string | null) => {
+    const key = (typed ?? '').replace(/\s+/g, '').toLowerCase();
+    const truck = (trucks.data ?? []).find(
+      (t) => t.id.toLowerCase() === key || t.plate.replace(/\s+/g, '').toLowerCase() === key,
+    );
+    return truck?.plate || typed || '-';
+  };
 
   return (
-    <Page
-      title="Fuel and mileage monitor"
-      subtitle="Capture pump readings, odometer photos, and notes. Dispatch instantly sees the history per truck."
-    >
+    <Page title={t('fuel.title')} subtitle={t('fuel.subtitle')}>
       <div className="two-col">
-        <form className="card" onSubmit={submit} noValidate aria-labelledby="fuel-form-heading">
-          <h2 id="fuel-form-heading">Record fuel stop</h2>
-          <p className="muted">This week: {weekLitres.toLocaleString('en-KE')} litres</p>
-          {status ? <Alert tone={status.tone}>{status.text}</Alert> : null}
+        <form
+          className="card"
+          onSubmit={form.submit((input) => void dup.submit(input))}
+          noValidate
+          aria-labelledby="fuel-form-heading"
+        >
+          <h2 id="fuel-form-heading">{t('fuel.record')}</h2>
+          <p className="muted">{t('fuel.thisWeek', { litres: formatNumber(weekLitres, locale) })}</p>
+          <FormStatus message={form.message} />
           <TextField
-            label="Truck ID / Plate"
+            label={t('fuel.truck')}
             list="fuel-truck-suggestions"
             autoComplete="off"
             required
-            value={form.truck}
-            onChange={set('truck')}
-            hint={
-              form.truck.trim()
-                ? match
-                  ? (match.driverName ?? 'No primary driver assigned yet.')
-                  : undefined
-                : undefined
-            }
+            {...form.field('truck')}
+            hint={truck.trim() ? (match ? (match.driverName ?? t('fuel.noDriver')) : undefined) : undefined}
           />
           <datalist id="fuel-truck-suggestions">
             {(trucks.data ?? []).map((t) => (
@@ -174,101 +141,91 @@ export function FuelPage() {
             ))}
           </datalist>
           <div className="grid">
+            <TextField label={t('fuel.capturedAt')} type="datetime-local" {...form.field('capturedAt')} />
             <TextField
-              label="Captured at"
-              type="datetime-local"
-              value={form.capturedAt}
-              onChange={set('capturedAt')}
-            />
-            <TextField
-              label="Litres pumped"
+              label={t('fuel.litres')}
               type="number"
               min={0}
               step="0.1"
               inputMode="decimal"
-              value={form.litres}
-              onChange={set('litres')}
+              {...form.field('litres')}
             />
             <TextField
-              label="Total cost (KES)"
+              label={t('fuel.cost')}
               type="number"
               min={0}
               step="1"
               inputMode="numeric"
               required
-              value={form.cost}
-              onChange={set('cost')}
+              {...form.field('cost')}
             />
             <TextField
-              label="Odometer (km)"
+              label={t('fuel.odometer')}
               type="number"
               min={0}
               inputMode="numeric"
-              value={form.odometer}
-              onChange={set('odometer')}
+              {...form.field('odometer')}
             />
           </div>
-          <TextAreaField label="Notes" value={form.note} onChange={set('note')} />
+          <TextAreaField label={t('fuel.notes')} {...form.field('note')} />
           <ImageInput
             key={photoKey}
-            label="Photo (pump or dashboard)"
-            onChange={setPhotoData}
-            onError={(text) => setStatus({ tone: 'error', text })}
+            label={t('fuel.photo')}
+            onChange={(dataUrl) => form.set('photoData', dataUrl)}
+            onError={(text) => form.report('error', text)}
           />
-          {duplicate ? (
+          {d ? (
             <DuplicatePanel
-              title="Possible duplicate fuel log"
-              message={duplicate.message}
-              explanation="An existing log matches this entry. Confirm to flag it intentionally."
+              title={t('fuel.dupTitle')}
+              message={d.message}
+              explanation={t('fuel.dupExplanation')}
               existing={{
-                label: `Existing log #${duplicate.existing.id}`,
+                label: t('fuel.existingLog', { id: d.existing.id }),
                 rows: [
-                  ['Truck', duplicate.existing.truck_id],
-                  ['Litres', duplicate.existing.litres ?? 'n/a'],
-                  ['Cost', formatKesExact(duplicate.existing.cost)],
-                  ['Odometer', duplicate.existing.odometer ?? 'n/a'],
-                  ['Captured', when.format(new Date(duplicate.existing.captured_at))],
-                  ['Note', duplicate.existing.note || '-'],
+                  [t('fuel.rowTruck'), plateOf(d.existing.truck_id)],
+                  [t('fuel.rowLitres'), litresText(d.existing.litres)],
+                  [t('fuel.rowCost'), formatMoney(d.existing.cost)],
+                  [t('fuel.rowOdometer'), kmText(d.existing.odometer)],
+                  [t('fuel.rowCaptured'), formatDateTime(d.existing.captured_at, 'medium', locale)],
+                  [t('fuel.rowNote'), d.existing.note || '-'],
                 ],
               }}
               incoming={{
-                label: 'New log',
+                label: t('fuel.newLog'),
                 rows: [
-                  ['Truck', form.truck],
-                  ['Litres', form.litres || 'n/a'],
-                  ['Cost', formatKesExact(Number(form.cost || 0))],
-                  ['Odometer', form.odometer || 'n/a'],
-                  ['Captured', when.format(new Date(form.capturedAt || Date.now()))],
-                  ['Note', form.note || '-'],
+                  [t('fuel.rowTruck'), plateOf(d.input.truckId)],
+                  [t('fuel.rowLitres'), litresText(d.input.litres ?? null)],
+                  [t('fuel.rowCost'), formatMoney(d.input.cost)],
+                  [t('fuel.rowOdometer'), kmText(d.input.odometer ?? null)],
+                  [t('fuel.rowCaptured'), formatDateTime(d.input.capturedAt ?? Date.now(), 'medium', locale)],
+                  [t('fuel.rowNote'), d.input.note || '-'],
                 ],
               }}
-              busy={saving}
-              onConfirm={confirmDuplicate}
-              onCancel={() => setDuplicate(null)}
+              busy={dup.busy}
+              onConfirm={dup.confirm}
+              onCancel={dup.cancel}
             />
           ) : null}
-          <button type="submit" className="button" disabled={saving || duplicate !== null}>
-            {saving && !duplicate ? 'Saving…' : 'Save fuel log'}
+          <button type="submit" className="button" disabled={dup.busy || d !== null}>
+            {dup.busy && !d ? t('fuel.saving') : t('fuel.save')}
           </button>
         </form>
         <section aria-labelledby="latest-heading">
           <div className="toolbar">
             <h2 id="latest-heading" style={{ margin: 0 }}>
-              Latest entries
+              {t('fuel.latest')}
             </h2>
             <button
               type="button"
               className="button button--small button--secondary"
               onClick={() => void logs.refetch()}
             >
-              Refresh
+              {t('fuel.refresh')}
             </button>
           </div>
-          {logs.isLoading ? <p className="muted">Loading fuel logs…</p> : null}
-          {logs.error ? <Alert>Failed to load fuel logs</Alert> : null}
-          {logs.data && logs.data.length === 0 ? (
-            <p className="muted">No fuel entries captured yet.</p>
-          ) : null}
+          {logs.isLoading ? <p className="muted">{t('fuel.loading')}</p> : null}
+          {logs.error ? <Alert>{t('fuel.loadFailed')}</Alert> : null}
+          {logs.data && logs.data.length === 0 ? <p className="muted">{t('fuel.empty')}</p> : null}
           <ul className="plain-list">
             {(logs.data ?? []).map((l) => (
               <FuelLogEntry key={l.id} log={l} />

@@ -1,7 +1,9 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { MESSAGES } from '../../../shared/constants';
 import { homeForRole } from '../../../shared/roles';
+import { setScreenLanguage } from '../../i18n';
 import { dismissSessionExpiredNotice, hasSessionExpiredNotice, saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
@@ -9,6 +11,7 @@ import { Page } from '../../ui/Page';
 
 export function LoginPage() {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   // Read once: the notice belongs to this visit of /login only.
   const [sessionExpired] = useState(hasSessionExpiredNotice);
   useEffect(() => dismissSessionExpiredNotice, []);
@@ -17,6 +20,8 @@ export function LoginPage() {
   const login = trpc.auth.login.useMutation({
     onSuccess: ({ token, user }) => {
       saveSession(token, user);
+      // The account's language follows the user to this device.
+      if (user.language) void setScreenLanguage(user.language);
       navigate(homeForRole(user.role), { replace: true });
     },
   });
@@ -27,7 +32,7 @@ export function LoginPage() {
   }
 
   return (
-    <Page title="Sign in">
+    <Page title={t('login.title')}>
       <form className="card narrow" onSubmit={submit} noValidate>
         {login.error ? (
           <Alert>{errorMessage(login.error, MESSAGES.invalidLogin)}</Alert>
@@ -35,7 +40,7 @@ export function LoginPage() {
           <Alert tone="info">{MESSAGES.sessionExpired}</Alert>
         ) : null}
         <TextField
-          label="Email"
+          label={t('login.email')}
           type="email"
           autoComplete="email"
           required
@@ -43,7 +48,7 @@ export function LoginPage() {
           onChange={(e) => setEmail(e.target.value)}
         />
         <TextField
-          label="Password"
+          label={t('login.password')}
           type="password"
           autoComplete="current-password"
           required
@@ -52,9 +57,9 @@ export function LoginPage() {
         />
         <div className="button-row">
           <button className="button" type="submit" disabled={login.isPending}>
-            {login.isPending ? 'Signing in…' : 'Sign in'}
+            {login.isPending ? t('login.submitting') : t('login.submit')}
           </button>
-          <Link to="/register">Create an account</Link>
+          <Link to="/register">{t('login.createAccount')}</Link>
         </div>
       </form>
     </Page>

@@ -1,24 +1,20 @@
 import { useEffect, useState } from 'react';
-import { restCall } from '../../rest';
+import { formatCalendarDay, formatDateTime } from '../../../shared/domain/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
 import type { TabProps } from '../ops/tab-props';
 
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
-
 /** AI Insights: the latest read of the business, alerts to review, Refresh, and a manual briefing run. */
 export function AiTab(_props: TabProps) {
   const [waitingSince, setWaitingSince] = useState<string | null | undefined>(undefined);
-  const [queueError, setQueueError] = useState<string | null>(null);
   const insights = trpc.admin.ai.insights.useQuery(undefined, {
     refetchInterval: waitingSince !== undefined ? 1000 : false,
   });
   const refresh = trpc.admin.ai.refresh.useMutation();
   const briefing = trpc.admin.ai.runBriefing.useMutation();
+  const queues = trpc.admin.queues.session.useMutation({
+    onSuccess: ({ url }) => void window.open(url, '_blank', 'noopener'),
+  });
   const data = insights.data;
 
   useEffect(() => {
@@ -52,7 +48,7 @@ export function AiTab(_props: TabProps) {
           <p>{data?.insights || 'No insights yet.'}</p>
           {data?.generatedAt ? (
             <p className="muted">
-              Generated {when.format(new Date(data.generatedAt))}{' '}
+              Generated {formatDateTime(data.generatedAt)}{' '}
               {data.generator === 'llm' ? 'with the language model' : 'from the figures'}
             </p>
           ) : null}
@@ -72,26 +68,35 @@ export function AiTab(_props: TabProps) {
       <div className="card">
         <h3>Job queues</h3>
         <p className="muted">Failed background jobs stay a week for inspection on the queue dashboard.</p>
-        {queueError ? <Alert>{queueError}</Alert> : null}
+        {queues.error ? (
+          <Alert>{errorMessage(queues.error, 'Could not open the queue dashboard.')}</Alert>
+        ) : null}
         <button
           type="button"
           className="button button--small button--secondary"
-          onClick={async () => {
-            setQueueError(null);
-            try {
-              const { url } = await restCall<{ url: string }>('POST', '/api/admin/queues/session', {});
-              window.open(url, '_blank', 'noopener');
-            } catch (err) {
-              setQueueError(err instanceof Error ? err.message : 'Could not open the queue dashboard.');
-            }
-          }}
+          disabled={queues.isPending}
+          onClick={() => queues.mutate()}
         >
           Open queue dashboard
         </button>
       </div>
       <div className="card">
+        <h3>Daily summary</h3>
+        {data?.dailySummary ? (
+          <>
+            <p className="muted">Staff only: {formatCalendarDay(data.dailySummary.date)}</p>
+            <p style={{ whiteSpace: 'pre-line' }}>{data.dailySummary.text}</p>
+          </>
+        ) : (
+          <p className="muted">No daily summary yet.</p>
+        )}
+      </div>
+      <div className="card">
         <h3>Daily briefing</h3>
-        <p className="muted">The briefing is written every morning at 06:00 from yesterday's operations.</p>
+        <p className="muted">
+          Every morning at 06:00 the run publishes a public article for customers and builders and sends staff
+          the summary of yesterday's operations (here and on Telegram).
+        </p>
         {briefing.isSuccess ? (
           <Alert tone="success">
             The briefing run has started; it appears on the briefings page shortly.
@@ -104,7 +109,9 @@ export function AiTab(_props: TabProps) {
           type="button"
           className="button button--small"
           disabled={briefing.isPending}
-          onClick={() => briefing.mutate()}
+          onClick={() =>
+            briefing.mutate(undefined, { onSuccess: () => setTimeout(() => insights.refetch(), 2000) })
+          }
         >
           Run the morning briefing now
         </button>

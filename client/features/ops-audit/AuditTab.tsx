@@ -1,23 +1,36 @@
 import { useState } from 'react';
-import { formatKesExact } from '../../../shared/domain/format';
-import { COST_TYPES, type TAuditRecord } from '../../../shared/schemas/money';
+import { formatDateTime, formatNumber } from '../../../shared/domain/format';
+import { COST_TYPES, type TAuditRecord, ZAuditVoidInput } from '../../../shared/schemas/money';
 import { errorMessage, trpc } from '../../trpc';
+import { Badge } from '../../ui/Badge';
+import { useConfirm } from '../../ui/ConfirmDialog';
 import { Alert, SelectField, TextField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
+import { useZodForm } from '../../ui/useZodForm';
 import type { TabProps } from '../ops/tab-props';
+import { FuelFindings } from './FuelFindings';
 
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
-const fmt = (iso: string | null) => (iso ? when.format(new Date(iso)) : '');
+const fmt = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
 function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () => void }) {
   const [note, setNote] = useState('');
-  const [reason, setReason] = useState('');
   const [cascade, setCascade] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const entity = record.entity === 'COST' ? ('cost' as const) : ('fuel' as const);
+  const voidForm = useZodForm({
+    schema: ZAuditVoidInput,
+    initial: { reason: '' },
+    toInput: ({ reason }) => ({
+      entity,
+      id: record.id,
+      reason,
+      ...(entity === 'fuel' ? { cascadeCost: cascade } : {}),
+    }),
+  });
+  const clearMessages = () => {
+    setError(null);
+    voidForm.reset(voidForm.values);
+  };
   const review = trpc.admin.audit.review.useMutation({
     onSuccess: onChanged,
     onError: (e) => setError(errorMessage(e, 'Failed to mark record as reviewed.')),
@@ -26,16 +39,21 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
     onSuccess: onChanged,
     onError: (e) => setError(errorMessage(e, 'Failed to void duplicate record.')),
   });
+  const confirm = useConfirm();
   const busy = review.isPending || voidRecord.isPending;
+  const what = `${record.entity === 'COST' ? 'cost' : 'fuel log'} #${record.id}`;
+  const truck = record.truckPlate ?? record.truckId ?? 'no truck';
   const locked = busy || record.status === 'voided';
 
   return (
     <li className="card audit-record">
-      <div className="button-row" style={{ justifyContent: 'space-between' }}>
+      <div className="audit-record__head">
         <strong>
           {record.entity} #{record.id} · {record.type} · {record.truckPlate ?? record.truckId ?? '-'}
         </strong>
-        <span className="status-pill">{record.status}</span>
+        <Badge tone={record.status === 'voided' ? 'muted' : record.status === 'reviewed' ? 'good' : 'warn'}>
+          {record.status}
+        </Badge>
       </div>
       <dl className="kv">
         <dt>Event</dt>
@@ -43,16 +61,20 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
         {record.entity === 'COST' ? (
           <>
             <dt>Amount</dt>
-            <dd>{formatKesExact(record.amount ?? 0)}</dd>
+            <dd>
+              <Money value={record.amount ?? 0} />
+            </dd>
             <dt>Description</dt>
             <dd>{record.description || 'No description'}</dd>
           </>
         ) : (
           <>
             <dt>Litres</dt>
-            <dd>{record.litres ?? 'n/a'}</dd>
+            <dd>{record.litres === null ? 'n/a' : `${formatNumber(record.litres)} litres`}</dd>
             <dt>Cost</dt>
-            <dd>{formatKesExact(record.cost ?? 0)}</dd>
+            <dd>
+              <Money value={record.cost ?? 0} />
+            </dd>
             <dt>Note</dt>
             <dd>{record.note || '-'}</dd>
           </>
@@ -85,7 +107,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
           </>
         ) : null}
       </dl>
-      {error ? <Alert>{error}</Alert> : null}
+      {voidForm.message || error ? <Alert>{voidForm.message?.text ?? error}</Alert> : null}
       <div className="inline-form">
         <input
           aria-label={`Review note for ${record.entity} ${record.id}`}
@@ -99,7 +121,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
           className="button button--small"
           disabled={locked}
           onClick={() => {
-            setError(null);
+            clearMessages();
             review.mutate({ entity, id: record.id, note });
           }}
         >
@@ -110,9 +132,8 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
         <input
           aria-label={`Void reason for ${record.entity} ${record.id}`}
           placeholder="Reason"
-          value={reason}
           disabled={locked}
-          onChange={(e) => setReason(e.target.value)}
+          {...voidForm.field('reason')}
         />
         {record.entity === 'FUEL' ? (
           <label className="checkbox">
@@ -129,20 +150,37 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
           type="button"
           className="button button--small button--secondary"
           disabled={locked}
-          onClick={() => {
+          onClick={(e) => {
             setError(null);
-            if (!reason.trim()) return setError('Provide a reason before voiding the duplicate record.');
-            voidRecord.mutate({
-              entity,
-              id: record.id,
-              reason,
-              ...(entity === 'fuel' ? { cascadeCost: cascade } : {}),
-            });
+            voidForm.submit((input) =>
+              confirm.ask({
+                title: `Void ${what}?`,
+                body: (
+                  <>
+                    <p>
+                      This {what} of{' '}
+                      <Money value={(record.entity === 'COST' ? record.amount : record.cost) ?? 0} /> for{' '}
+                      {truck} leaves every total: the costs ledger, finance and the truck's figures.
+                      {record.entity === 'FUEL'
+                        ? cascade
+                          ? ' Its linked cost entry is voided with it.'
+                          : ' Its linked cost entry stays in the totals.'
+                        : ''}
+                    </p>
+                    <p>Voiding cannot be undone; the record stays here, marked voided, with your reason.</p>
+                  </>
+                ),
+                confirmLabel: 'Void record',
+                cancelLabel: 'Keep record',
+                onConfirm: () => voidRecord.mutate(input),
+              }),
+            )(e);
           }}
         >
           Void
         </button>
       </div>
+      {confirm.dialog}
     </li>
   );
 }
@@ -218,6 +256,7 @@ export function AuditTab(_props: TabProps) {
           <AuditRow key={`${r.entity}-${r.id}-${r.status}`} record={r} onChanged={refresh} />
         ))}
       </ul>
+      <FuelFindings />
     </section>
   );
 }

@@ -1,26 +1,27 @@
-import { TRPCClientError } from '@trpc/client';
-import { type FormEvent, useState } from 'react';
-import { formatKesExact } from '../../../shared/domain/format';
-import { COST_TYPES, type TCost } from '../../../shared/schemas/money';
+import { formatDateTime, formatMoney } from '../../../shared/domain/format';
+import {
+  COST_TYPES,
+  MONEY_MESSAGES,
+  type TCost,
+  type TCostInput,
+  ZCostDuplicateOf,
+  ZCostInput,
+} from '../../../shared/schemas/money';
+import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
-import { SelectField, TextField } from '../../ui/forms';
+import { FormStatus, SelectField, TextField } from '../../ui/forms';
+import { useDuplicateConfirm } from '../../ui/useDuplicateConfirm';
+import { useZodForm } from '../../ui/useZodForm';
 import { DuplicatePanel } from './DuplicatePanel';
 
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
+const EMPTY = { type: '', truckId: '', amount: '', description: '' };
 
-interface ExistingCost {
-  id: number;
-  truck_id: string | null;
-  amount: number;
-  incurred_at: string;
-  description: string | null;
-}
-
-type Status = { kind: 'idle' } | { kind: 'success'; text: string } | { kind: 'error'; text: string };
+/** The spec's simplified wording for OPS (the amount message is the same for both). */
+const OPS_MESSAGES = {
+  type: 'Select a cost type.',
+  truckId: 'Select a truck for this cost.',
+  description: 'Provide a short description for this cost.',
+};
 
 /** The add-cost form (spec section 2): ADMIN wording, or OPS' simplified wording. Editing skips the duplicate panel. */
 export function AddCostForm({
@@ -34,111 +35,70 @@ export function AddCostForm({
 }) {
   const utils = trpc.useUtils();
   const trucks = trpc.admin.trucks.list.useQuery();
-  const [form, setForm] = useState(() =>
-    editing
+  const form = useZodForm({
+    schema: ZCostInput,
+    initial: editing
       ? {
           type: editing.type,
           truckId: editing.truck_id ?? '',
           amount: String(editing.amount),
           description: editing.description,
         }
-      : { type: '', truckId: '', amount: '', description: '' },
-  );
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const [duplicate, setDuplicate] = useState<{ message: string; existing: ExistingCost } | null>(null);
-  const simplified = role === 'OPS';
-  const msg = {
-    type: simplified ? 'Select a cost type.' : 'Cost type is required.',
-    truck: simplified ? 'Select a truck for this cost.' : 'Select the truck for this cost.',
-    description: simplified ? 'Provide a short description for this cost.' : 'Provide a short description.',
-  };
-  const create = trpc.admin.costs.create.useMutation();
+      : EMPTY,
+    messages: role === 'OPS' ? OPS_MESSAGES : undefined,
+  });
   const update = trpc.admin.costs.update.useMutation();
   const plateOf = (id: string | null) => trucks.data?.find((t) => t.id === id)?.plate ?? id ?? '-';
 
-  const payload = () => ({
-    truckId: form.truckId,
-    type: form.type as (typeof COST_TYPES)[number],
-    amount: Number(form.amount),
-    description: form.description,
-  });
-
   function saved(text: string) {
-    setStatus({ kind: 'success', text });
-    setDuplicate(null);
-    setForm({ type: '', truckId: '', amount: '', description: '' });
+    form.reset(EMPTY);
+    form.report('success', text);
     void utils.admin.costs.list.invalidate();
     void utils.admin.dashboard.get.invalidate();
     onDone();
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setStatus({ kind: 'idle' });
-    if (!form.type) return setStatus({ kind: 'error', text: msg.type });
-    if (!form.truckId) return setStatus({ kind: 'error', text: msg.truck });
-    if (!(Number(form.amount) > 0))
-      return setStatus({ kind: 'error', text: 'Enter an amount greater than zero.' });
-    if (!form.description.trim()) return setStatus({ kind: 'error', text: msg.description });
-    try {
-      if (editing) {
-        await update.mutateAsync({ id: editing.id, ...payload() });
-        saved('Cost record updated.');
-      } else {
-        await create.mutateAsync(payload());
-        saved('Cost recorded.');
+  const dup = useDuplicateConfirm({
+    existing: ZCostDuplicateOf,
+    fallbackMessage: MONEY_MESSAGES.costDuplicate,
+    // Through the device outbox (client/offline/outbox.ts): kept on the phone when it cannot be sent.
+    send: (input: TCostInput) =>
+      submitField<TCost>(
+        'cost',
+        input,
+        `${input.type} · ${plateOf(input.truckId)} · ${formatMoney(input.amount)}`,
+      ),
+    onSaved: (_, flagged) =>
+      saved(flagged ? 'Cost recorded and flagged as a duplicate for audit.' : 'Cost recorded.'),
+    onError: (err, confirming) => {
+      if (isQueued(err)) {
+        form.reset(EMPTY);
+        return form.report('success', err.message);
       }
-    } catch (err) {
-      const details =
-        err instanceof TRPCClientError
-          ? (err.data?.details as
-              | { duplicate?: boolean; message?: string; existing?: ExistingCost }
-              | undefined)
-          : undefined;
-      if (!editing && details?.duplicate && details.existing) {
-        setDuplicate({
-          message: details.message || 'Potential duplicate cost detected.',
-          existing: details.existing,
-        });
-        return;
-      }
-      setStatus({
-        kind: 'error',
-        text: errorMessage(err, editing ? 'Failed to save cost record.' : 'Failed to record cost.'),
-      });
-    }
-  }
+      form.report(
+        'error',
+        errorMessage(err, confirming ? 'Failed to confirm duplicate cost.' : 'Failed to record cost.'),
+      );
+    },
+  });
 
-  async function confirmDuplicate() {
-    if (!duplicate) return;
+  const submit = form.submit(async (input) => {
+    if (!editing) return void dup.submit(input);
     try {
-      await create.mutateAsync({ ...payload(), overrideDuplicate: true, duplicateOf: duplicate.existing.id });
-      saved('Cost recorded and flagged as a duplicate for audit.');
+      await update.mutateAsync({ ...input, id: editing.id });
+      saved('Cost record updated.');
     } catch (err) {
-      setDuplicate(null);
-      setStatus({ kind: 'error', text: errorMessage(err, 'Failed to confirm duplicate cost.') });
+      form.report('error', errorMessage(err, 'Failed to save cost record.'));
     }
-  }
+  });
 
+  const d = dup.duplicate;
   return (
     <form className="card" onSubmit={submit} noValidate>
       <h3>{editing ? `Edit cost #${editing.id}` : 'Add cost'}</h3>
-      {status.kind === 'error' ? (
-        <div className="alert alert--error" role="alert">
-          {status.text}
-        </div>
-      ) : null}
-      {status.kind === 'success' ? (
-        <div className="alert alert--success" role="status">
-          {status.text}
-        </div>
-      ) : null}
+      <FormStatus message={form.message} />
       <div className="grid">
-        <SelectField
-          label="Type"
-          value={form.type}
-          onChange={(e) => setForm((f) => ({ ...f, type: e.target.value }))}
-        >
+        <SelectField label="Type" {...form.field('type')}>
           <option value="">Select type…</option>
           {COST_TYPES.map((t) => (
             <option key={t} value={t}>
@@ -146,11 +106,7 @@ export function AddCostForm({
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="Truck"
-          value={form.truckId}
-          onChange={(e) => setForm((f) => ({ ...f, truckId: e.target.value }))}
-        >
+        <SelectField label="Truck" {...form.field('truckId')}>
           <option value="">Select truck…</option>
           {(trucks.data ?? []).map((t) => (
             <option key={t.id} value={t.id}>
@@ -164,48 +120,39 @@ export function AddCostForm({
           min={0.01}
           step="0.01"
           inputMode="decimal"
-          value={form.amount}
-          onChange={(e) => setForm((f) => ({ ...f, amount: e.target.value }))}
+          {...form.field('amount')}
         />
-        <TextField
-          label="Description"
-          value={form.description}
-          onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
-        />
+        <TextField label="Description" {...form.field('description')} />
       </div>
-      {duplicate ? (
+      {d ? (
         <DuplicatePanel
           title="Possible duplicate detected"
-          message={duplicate.message}
+          message={d.message}
           explanation="An existing cost entry matches this submission. Confirm if it is intentional."
           existing={{
-            label: `Existing entry #${duplicate.existing.id}`,
+            label: `Existing entry #${d.existing.id}`,
             rows: [
-              ['Truck', plateOf(duplicate.existing.truck_id)],
-              ['Amount', formatKesExact(duplicate.existing.amount)],
-              ['Incurred', when.format(new Date(duplicate.existing.incurred_at))],
-              ['Description', duplicate.existing.description || 'No description'],
+              ['Truck', plateOf(d.existing.truck_id)],
+              ['Amount', formatMoney(d.existing.amount)],
+              ['Incurred', formatDateTime(d.existing.incurred_at)],
+              ['Description', d.existing.description || 'No description'],
             ],
           }}
           incoming={{
             label: 'New entry',
             rows: [
-              ['Truck', plateOf(form.truckId)],
-              ['Amount', formatKesExact(Number(form.amount))],
-              ['Description', form.description || 'No description'],
+              ['Truck', plateOf(d.input.truckId)],
+              ['Amount', formatMoney(d.input.amount)],
+              ['Description', d.input.description || 'No description'],
             ],
           }}
-          busy={create.isPending}
-          onConfirm={confirmDuplicate}
-          onCancel={() => setDuplicate(null)}
+          busy={dup.busy}
+          onConfirm={dup.confirm}
+          onCancel={dup.cancel}
         />
       ) : null}
       <div className="button-row">
-        <button
-          type="submit"
-          className="button"
-          disabled={create.isPending || update.isPending || duplicate !== null}
-        >
+        <button type="submit" className="button" disabled={dup.busy || update.isPending || d !== null}>
           {editing ? 'Save' : 'Add'}
         </button>
         {editing ? (

@@ -1,43 +1,46 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { COSTS_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
-import { formatKesExact } from '../../../shared/domain/format';
+import { formatDateTime } from '../../../shared/domain/format';
 import { localDate } from '../../../shared/domain/time';
 import { COST_TYPES, type TCost } from '../../../shared/schemas/money';
 import { trpc } from '../../trpc';
+import { Badge } from '../../ui/Badge';
+import { DataList } from '../../ui/DataList';
 import { downloadText } from '../../ui/download';
 import { Alert, SelectField, TextField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
 import type { TabProps } from '../ops/tab-props';
 import { AddCostForm } from './AddCostForm';
-
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
 
 function RecentCosts({ costs }: { costs: TCost[] }) {
   return (
     <section className="card" aria-labelledby="recent-costs">
       <h3 id="recent-costs">Recent costs</h3>
       {costs.length === 0 ? <p className="muted">No costs recorded yet.</p> : null}
-      <ul className="recent-costs">
-        {costs.slice(0, 50).map((c) => (
-          <li key={c.id}>
-            <div>
-              <strong>{formatKesExact(c.amount)}</strong> · {c.type} · {c.plate ?? c.truck_id ?? '-'} ·{' '}
-              {when.format(new Date(c.incurred_at))}
-              {c.voided ? ' · voided' : ''}
-            </div>
-            <div className="muted">{c.description}</div>
-            {c.is_duplicate ? (
-              <div className="dup-note">
-                Marked duplicate{c.confirmed_at ? ` ${when.format(new Date(c.confirmed_at))}` : ''} ·
-                Reference id {c.duplicate_of ?? '-'}
+      {/* A list that scrolls in its own box: focusable, so a keyboard can scroll it too. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable */}
+      <section className="recent-costs" aria-label="Recent costs list" tabIndex={0}>
+        <ul className="plain-list">
+          {costs.slice(0, 50).map((c) => (
+            <li key={c.id} className={c.voided ? 'recent-cost voided' : 'recent-cost'}>
+              <div className="recent-cost__head">
+                <Money value={c.amount} strong /> <span>{c.type}</span>
+                {c.voided ? <Badge tone="muted">voided</Badge> : null}
               </div>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+              <div className="muted">
+                {c.plate ?? c.truck_id ?? '-'} · {formatDateTime(c.incurred_at)}
+              </div>
+              <div>{c.description}</div>
+              {c.is_duplicate ? (
+                <div className="dup-note">
+                  Marked duplicate{c.confirmed_at ? ` ${formatDateTime(c.confirmed_at)}` : ''} · Reference id{' '}
+                  {c.duplicate_of ?? '-'}
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </section>
     </section>
   );
 }
@@ -48,6 +51,12 @@ export function CostsTab({ role }: TabProps) {
   const [editing, setEditing] = useState<TCost | null>(null);
   const [filters, setFilters] = useState({ type: '', truck: '', from: '', to: '' });
   const [csvError, setCsvError] = useState<string | null>(null);
+  const formTop = useRef<HTMLDivElement>(null);
+  function edit(c: TCost) {
+    setEditing(c);
+    // On a phone the form is a screen away from the ledger.
+    formTop.current?.scrollIntoView({ block: 'start' });
+  }
 
   const filtered = useMemo(
     () =>
@@ -86,6 +95,7 @@ export function CostsTab({ role }: TabProps) {
       {costs.error ? (
         <Alert>{role === 'ADMIN' ? 'Failed to load cost records.' : 'Failed to load costs data.'}</Alert>
       ) : null}
+      <div ref={formTop} className="scroll-target" />
       <div className="two-col">
         <AddCostForm
           key={editing?.id ?? 'new'}
@@ -133,52 +143,47 @@ export function CostsTab({ role }: TabProps) {
             </button>
           </div>
           {csvError ? <Alert>{csvError}</Alert> : null}
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Datetime</th>
-                  <th>Type</th>
-                  <th>Truck</th>
-                  <th>Amount</th>
-                  <th>Description</th>
-                  <th>
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {filtered.map((c) => (
-                  <tr key={c.id} className={c.voided ? 'voided' : undefined}>
-                    <td>{when.format(new Date(c.incurred_at))}</td>
-                    <td>{c.type}</td>
-                    <td>{c.plate ?? c.truck_id ?? '-'}</td>
-                    <td>{formatKesExact(c.amount)}</td>
-                    <td>
-                      {c.description}
-                      {c.is_duplicate ? (
-                        <div className="dup-note">
-                          Marked duplicate · Reference id {c.duplicate_of ?? '-'}
-                        </div>
-                      ) : null}
-                      {c.voided ? <div className="muted">Voided</div> : null}
-                    </td>
-                    <td>
-                      {c.source === 'MANUAL' && !c.voided ? (
-                        <button
-                          type="button"
-                          className="button button--small button--secondary"
-                          onClick={() => setEditing(c)}
-                        >
-                          Edit cost {c.id}
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataList
+            label="Cost ledger"
+            rows={filtered}
+            rowKey={(c) => c.id}
+            rowClassName={(c) => (c.voided ? 'voided' : undefined)}
+            title={(c) => (
+              <>
+                <Money value={c.amount} /> · {c.type}
+              </>
+            )}
+            columns={[
+              { header: 'Datetime', cell: (c) => formatDateTime(c.incurred_at) },
+              { header: 'Type', cell: (c) => c.type, hideOnCard: true },
+              { header: 'Truck', cell: (c) => c.plate ?? c.truck_id ?? '-' },
+              { header: 'Amount', numeric: true, cell: (c) => <Money value={c.amount} />, hideOnCard: true },
+              {
+                header: 'Description',
+                cell: (c) => (
+                  <>
+                    {c.description}
+                    {c.is_duplicate ? (
+                      <div className="dup-note">Marked duplicate · Reference id {c.duplicate_of ?? '-'}</div>
+                    ) : null}
+                    {c.voided ? <div className="muted">Voided</div> : null}
+                  </>
+                ),
+              },
+            ]}
+            actions={(c) =>
+              c.source === 'MANUAL' && !c.voided ? (
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  onClick={() => edit(c)}
+                >
+                  Edit cost {c.id}
+                </button>
+              ) : null
+            }
+            empty={costs.data ? 'No costs match these filters.' : null}
+          />
         </section>
       ) : null}
     </section>

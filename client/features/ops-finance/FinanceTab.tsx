@@ -1,12 +1,16 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react';
-import { formatKes } from '../../../shared/domain/format';
+import { formatMoney, formatNumber } from '../../../shared/domain/format';
 import { addDays, localDate } from '../../../shared/domain/time';
 import { trpc } from '../../trpc';
+import { DataList } from '../../ui/DataList';
 import { Alert, TextField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
+import { StatCard } from '../../ui/StatCard';
 import type { TabProps } from '../ops/tab-props';
+import { TripProfit } from './TripProfit';
 
 const RevenueCostChart = lazy(() => import('../../ui/charts/RevenueCostChart'));
-const HorizontalBarChart = lazy(() => import('../../ui/charts/HorizontalBarChart'));
+const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 /** Finance dashboard over Nairobi days: cards, daily lines, per-truck gross and breakdown, cost mix. */
 export function FinanceTab(_props: TabProps) {
@@ -18,6 +22,7 @@ export function FinanceTab(_props: TabProps) {
   const trucks = trpc.admin.finance.truckBreakdown.useQuery(range);
   const mix = trpc.admin.finance.costMix.useQuery(range);
   const failed = summary.error ?? series.error ?? trucks.error;
+  const mixTotal = (mix.data ?? []).reduce((a, b) => a + b.amount, 0) || 1;
 
   function refresh(e: FormEvent) {
     e.preventDefault();
@@ -51,22 +56,10 @@ export function FinanceTab(_props: TabProps) {
       </form>
       {failed ? <Alert>{failed.message || 'Failed to load finance data.'}</Alert> : null}
       <div className="grid">
-        <div className="card stat">
-          <span className="stat__label">Revenue (KES)</span>
-          <strong className="stat__value">{s ? formatKes(s.revenue) : '…'}</strong>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">Orders</span>
-          <strong className="stat__value">{s ? s.orders.toLocaleString('en-KE') : '…'}</strong>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">Costs (KES)</span>
-          <strong className="stat__value">{s ? formatKes(s.costTotal) : '…'}</strong>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">Gross Profit (KES)</span>
-          <strong className="stat__value">{s ? formatKes(s.gross) : '…'}</strong>
-        </div>
+        <StatCard label="Revenue (KES)" value={s ? <Money value={s.revenue} /> : '…'} />
+        <StatCard label="Orders" value={s ? formatNumber(s.orders) : '…'} />
+        <StatCard label="Costs (KES)" value={s ? <Money value={s.costTotal} /> : '…'} />
+        <StatCard label="Gross Profit (KES)" value={s ? <Money value={s.gross} /> : '…'} />
       </div>
       <div className="card">
         <h3>Revenue vs Costs (daily)</h3>
@@ -84,10 +77,10 @@ export function FinanceTab(_props: TabProps) {
           ) : null}
           {trucks.data && trucks.data.length > 0 ? (
             <Suspense fallback={<p className="muted">Loading chart…</p>}>
-              <HorizontalBarChart
+              <BarChart
                 title="Per-truck Gross Profit"
                 data={trucks.data.map((r) => ({ label: r.plate ?? r.truckId, value: r.gross }))}
-                formatValue={formatKes}
+                formatValue={formatMoney}
               />
             </Suspense>
           ) : null}
@@ -96,54 +89,47 @@ export function FinanceTab(_props: TabProps) {
           <h3>Cost mix by type</h3>
           {mix.data && mix.data.length === 0 ? <p className="muted">No costs in this range.</p> : null}
           <ul className="plain-list">
-            {(mix.data ?? []).map((m) => {
-              const total = (mix.data ?? []).reduce((a, b) => a + b.amount, 0) || 1;
-              return (
-                <li key={m.type}>
-                  <div className="button-row" style={{ justifyContent: 'space-between' }}>
-                    <span>{m.type}</span>
-                    <span>
-                      {formatKes(m.amount)} ({((m.amount / total) * 100).toFixed(1)}%)
-                    </span>
-                  </div>
-                  <div className="meter" aria-hidden="true">
-                    <span style={{ width: `${(m.amount / total) * 100}%` }} />
-                  </div>
-                </li>
-              );
-            })}
+            {(mix.data ?? []).map((m) => (
+              <li key={m.type}>
+                <div
+                  className="button-row"
+                  style={{ justifyContent: 'space-between', gap: '0.25rem 0.75rem' }}
+                >
+                  <span>{m.type}</span>
+                  <span>
+                    <Money value={m.amount} /> ({((m.amount / mixTotal) * 100).toFixed(1)}%)
+                  </span>
+                </div>
+                <div className="meter" aria-hidden="true">
+                  <span style={{ width: `${(m.amount / mixTotal) * 100}%` }} />
+                </div>
+              </li>
+            ))}
           </ul>
         </div>
       </div>
       <div className="card">
         <h3>Per-truck Breakdown</h3>
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Truck</th>
-                <th>Loads</th>
-                <th>Revenue</th>
-                <th>Costs</th>
-                <th>Gross</th>
-                <th>Margin</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(trucks.data ?? []).map((r) => (
-                <tr key={r.truckId}>
-                  <td>{r.plate ?? r.truckId}</td>
-                  <td>{r.loads}</td>
-                  <td>{formatKes(r.revenue)}</td>
-                  <td>{formatKes(r.cost)}</td>
-                  <td>{formatKes(r.gross)}</td>
-                  <td>{r.margin === null ? 'n/a' : `${r.margin.toFixed(1)}%`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataList
+          label="Per-truck Breakdown"
+          rows={trucks.data ?? []}
+          rowKey={(r) => r.truckId}
+          title={(r) => r.plate ?? r.truckId}
+          columns={[
+            { header: 'Truck', cell: (r) => r.plate ?? r.truckId, hideOnCard: true },
+            { header: 'Loads', numeric: true, cell: (r) => formatNumber(r.loads) },
+            { header: 'Revenue', numeric: true, cell: (r) => <Money value={r.revenue} /> },
+            { header: 'Costs', numeric: true, cell: (r) => <Money value={r.cost} /> },
+            { header: 'Gross', numeric: true, cell: (r) => <Money value={r.gross} /> },
+            {
+              header: 'Margin',
+              numeric: true,
+              cell: (r) => (r.margin === null ? 'n/a' : `${r.margin.toFixed(1)}%`),
+            },
+          ]}
+        />
       </div>
+      <TripProfit range={range} />
     </section>
   );
 }

@@ -16,6 +16,7 @@ const EMPTY = {
   dateNeeded: '',
   customerId: '',
   perTruckOverride: '',
+  overnightPour: false,
 };
 
 /** The collapsible New Order form: an order taken by phone, priced by distance or an override. */
@@ -56,6 +57,7 @@ export function NewOrderForm() {
       ...(form.dateNeeded ? { dateNeeded: form.dateNeeded } : {}),
       ...(form.customerId ? { customerId: Number(form.customerId) } : {}),
       ...(form.perTruckOverride ? { perTruckOverride: Number(form.perTruckOverride) } : {}),
+      ...(form.overnightPour ? { overnightPour: true } : {}),
     });
   }
 
@@ -103,6 +105,14 @@ export function NewOrderForm() {
             onChange={set('distance')}
           />
           <TextField label="Date needed" type="date" value={form.dateNeeded} onChange={set('dateNeeded')} />
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={form.overnightPour}
+              onChange={(e) => setForm((f) => ({ ...f, overnightPour: e.target.checked }))}
+            />
+            Overnight pour requested (delivery outside 06:00–18:00)
+          </label>
           <TextField
             label="Per-truck price override (KES, optional)"
             type="number"

@@ -1,11 +1,13 @@
 import { lazy, Suspense } from 'react';
-import { formatKes } from '../../../shared/domain/format';
+import { formatMoney, formatTonnes, plural } from '../../../shared/domain/format';
 import { marginPercent } from '../../../shared/schemas/dashboard';
 import { trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
-import type { TabProps } from '../ops/tab-props';
+import { Money } from '../../ui/Money';
+import { StatCard } from '../../ui/StatCard';
+import { type TabProps, tabPath } from '../ops/tab-props';
 
-const HorizontalBarChart = lazy(() => import('../../ui/charts/HorizontalBarChart'));
+const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 export function OverviewTab(_props: TabProps) {
   const dashboard = trpc.admin.dashboard.get.useQuery(undefined, { refetchInterval: 60_000 });
@@ -26,25 +28,35 @@ export function OverviewTab(_props: TabProps) {
     <section aria-labelledby="overview-heading">
       <h2 id="overview-heading">Overview</h2>
       <div className="grid">
-        <div className="card stat">
-          <span className="stat__label">Stock at {d.yardName}</span>
-          <strong className="stat__value">{d.stock.toLocaleString('en-KE')} t</strong>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">Pending orders</span>
-          <strong className="stat__value">{d.pendingOrders}</strong>
-          <span className="muted">{d.activeAssignments} active loads</span>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">Today's revenue</span>
-          <strong className="stat__value">{formatKes(d.daily.revenue)}</strong>
-          <span className="muted">Profit {formatKes(d.daily.profit)}</span>
-        </div>
-        <div className="card stat">
-          <span className="stat__label">7-day gross profit</span>
-          <strong className="stat__value">{formatKes(d.weekly.profit)}</strong>
-          <span className="muted">Margin {margin === null ? 'n/a' : `${margin.toFixed(1)}%`}</span>
-        </div>
+        <StatCard
+          label={`Stock at ${d.yardName}`}
+          value={formatTonnes(d.stock)}
+          to={tabPath('stock')}
+          linkText="See stock"
+        />
+        <StatCard
+          label="Pending orders"
+          value={d.pendingOrders}
+          note={plural(d.activeAssignments, 'active load')}
+          to={tabPath('orders')}
+          linkText="See orders"
+        />
+        <StatCard
+          label="Today's revenue"
+          value={<Money value={d.daily.revenue} />}
+          note={
+            <>
+              Profit <Money value={d.daily.profit} />
+            </>
+          }
+        />
+        <StatCard
+          label="7-day gross profit"
+          value={<Money value={d.weekly.profit} />}
+          note={`Margin ${margin === null ? 'n/a' : `${margin.toFixed(1)}%`}`}
+          to={tabPath('finance')}
+          linkText="See finance"
+        />
       </div>
       <div className="two-col">
         <div className="card">
@@ -53,10 +65,10 @@ export function OverviewTab(_props: TabProps) {
             <p className="muted">No costs recorded today.</p>
           ) : (
             <Suspense fallback={<p className="muted">Loading chart…</p>}>
-              <HorizontalBarChart
+              <BarChart
                 title="Expense per truck today"
                 data={d.expensesPerTruck.map((e) => ({ label: e.plate ?? e.truckId, value: e.amount }))}
-                formatValue={formatKes}
+                formatValue={formatMoney}
               />
             </Suspense>
           )}
@@ -68,16 +80,16 @@ export function OverviewTab(_props: TabProps) {
           ) : (
             <>
               <Suspense fallback={<p className="muted">Loading chart…</p>}>
-                <HorizontalBarChart
+                <BarChart
                   title="Top drivers by revenue, last 7 days"
                   data={d.topDrivers.map((t) => ({ label: t.name, value: t.revenue }))}
-                  formatValue={formatKes}
+                  formatValue={formatMoney}
                 />
               </Suspense>
               <ol className="leaderboard">
                 {d.topDrivers.map((t) => (
                   <li key={t.driverId}>
-                    {t.name}: {t.tonnes.toLocaleString('en-KE')} t delivered, {formatKes(t.revenue)}
+                    {t.name}: {formatTonnes(t.tonnes)} delivered, <Money value={t.revenue} />
                   </li>
                 ))}
               </ol>

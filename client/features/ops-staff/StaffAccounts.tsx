@@ -1,6 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import type { TDriver } from '../../../shared/schemas/fleet';
 import { errorMessage, trpc } from '../../trpc';
+import { Badge } from '../../ui/Badge';
+import { useConfirm } from '../../ui/ConfirmDialog';
+import { DataList } from '../../ui/DataList';
 import { Alert, SelectField, TextField } from '../../ui/forms';
 
 const EMPTY = {
@@ -28,6 +31,7 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
   });
   const disable = trpc.admin.users.disable.useMutation({ onSuccess: refresh });
   const enable = trpc.admin.users.enable.useMutation({ onSuccess: refresh });
+  const confirm = useConfirm();
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
 
@@ -80,50 +84,65 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
         </button>
       </form>
       {actionError ? <Alert>{errorMessage(actionError, 'Failed to update the account.')}</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Driver</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data ?? []).map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email}</td>
-                <td>{u.role}</td>
-                <td>{u.driverId ?? '-'}</td>
-                <td>
-                  {u.role === 'ADMIN' ? (
-                    'Active'
-                  ) : u.disabled ? (
-                    <button
-                      type="button"
-                      className="button button--small button--secondary"
-                      onClick={() => enable.mutate({ id: u.id })}
-                    >
-                      Enable {u.name}
-                    </button>
-                  ) : (
-                    <button
-                      type="button"
-                      className="button button--small button--secondary"
-                      onClick={() => disable.mutate({ id: u.id })}
-                    >
-                      Disable {u.name}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataList
+        label="Staff accounts"
+        rows={users.data ?? []}
+        rowKey={(u) => u.id}
+        title={(u) => u.name}
+        columns={[
+          { header: 'Name', cell: (u) => u.name, hideOnCard: true },
+          { header: 'Email', cell: (u) => u.email },
+          { header: 'Role', cell: (u) => u.role },
+          { header: 'Driver', cell: (u) => u.driverId ?? '-' },
+          {
+            header: 'State',
+            cell: (u) =>
+              u.role === 'ADMIN' ? (
+                'Active'
+              ) : u.disabled ? (
+                <Badge tone="muted">Disabled</Badge>
+              ) : (
+                <Badge tone="good">Active</Badge>
+              ),
+          },
+        ]}
+        actions={(u) =>
+          u.role === 'ADMIN' ? null : u.disabled ? (
+            <button
+              type="button"
+              className="button button--small button--secondary"
+              onClick={() => enable.mutate({ id: u.id })}
+            >
+              Enable {u.name}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button--small button--secondary"
+              onClick={() =>
+                confirm.ask({
+                  title: `Disable ${u.name}?`,
+                  body: (
+                    <>
+                      <p>
+                        {u.name} ({u.email}) is signed out on their next action and cannot sign in as {u.role}{' '}
+                        until you enable the account again.
+                      </p>
+                      <p>Their records stay as they are.</p>
+                    </>
+                  ),
+                  confirmLabel: 'Disable account',
+                  cancelLabel: 'Keep active',
+                  onConfirm: () => disable.mutate({ id: u.id }),
+                })
+              }
+            >
+              Disable {u.name}
+            </button>
+          )
+        }
+      />
+      {confirm.dialog}
     </section>
   );
 }

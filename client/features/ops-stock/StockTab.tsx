@@ -1,37 +1,46 @@
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { STOCK_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
-import { formatKes } from '../../../shared/domain/format';
-import { STOCK_MESSAGES, type TStockTx } from '../../../shared/schemas/stock';
+import { formatDateTime, formatNumber, formatTonnes, plural } from '../../../shared/domain/format';
+import {
+  type TStockReceiptInput,
+  type TStockTx,
+  ZStockReceiptInput,
+  ZStockTxNoteInput,
+} from '../../../shared/schemas/stock';
+import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
+import { DataList } from '../../ui/DataList';
 import { downloadText } from '../../ui/download';
-import { Alert, SelectField, TextField } from '../../ui/forms';
+import { Alert, FormStatus, SelectField, TextField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
+import { StatCard } from '../../ui/StatCard';
+import { useZodForm } from '../../ui/useZodForm';
 import type { TabProps } from '../ops/tab-props';
-
-const when = new Intl.DateTimeFormat('en-KE', {
-  dateStyle: 'short',
-  timeStyle: 'short',
-  timeZone: 'Africa/Nairobi',
-});
 
 function NoteCell({ tx }: { tx: TStockTx }) {
   const utils = trpc.useUtils();
-  const [value, setValue] = useState(tx.reason ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm({
+    schema: ZStockTxNoteInput,
+    initial: { reason: tx.reason ?? '' },
+    toInput: (v) => ({ id: tx.id, reason: v.reason }),
+  });
   const [saved, setSaved] = useState(false);
   const save = trpc.admin.stock.updateNote.useMutation({
     onSuccess: () => {
       setSaved(true);
       void utils.admin.stock.transactions.invalidate();
     },
-    onError: (e) => setError(errorMessage(e, 'Failed to update transaction.')),
+    onError: (e) => form.report('error', errorMessage(e, 'Failed to update transaction.')),
   });
+  const { onChange, ...note } = form.field('reason');
   return (
     <div className="inline-form">
       <input
         aria-label={`Note for transaction ${tx.id}`}
-        value={value}
+        {...note}
         onChange={(e) => {
-          setValue(e.target.value);
+          onChange(e);
           setSaved(false);
         }}
       />
@@ -39,18 +48,14 @@ function NoteCell({ tx }: { tx: TStockTx }) {
         type="button"
         className="button button--small button--secondary"
         disabled={save.isPending}
-        onClick={() => {
-          setError(null);
-          if (!value.trim()) return setError(STOCK_MESSAGES.note);
-          save.mutate({ id: tx.id, reason: value });
-        }}
+        onClick={form.submit((input) => save.mutate(input))}
       >
         Save note
       </button>
       {saved ? <span className="muted">Saved</span> : null}
-      {error ? (
+      {form.message?.tone === 'error' ? (
         <span role="alert" className="field__error">
-          {error}
+          {form.message.text}
         </span>
       ) : null}
     </div>
@@ -63,47 +68,46 @@ export function StockTab({ role }: TabProps) {
   const stock = trpc.admin.stock.get.useQuery();
   const txs = trpc.admin.stock.transactions.useQuery();
   const trucks = trpc.admin.trucks.list.useQuery();
-  const [form, setForm] = useState({
-    truckId: '',
-    trucks: '',
-    category: 'coarse' as 'coarse' | 'smooth',
-    costPerTonne: '',
-    description: 'Yard receipt',
+  const form = useZodForm({
+    schema: ZStockReceiptInput,
+    initial: {
+      truckId: '',
+      trucks: '',
+      category: 'coarse' as 'coarse' | 'smooth',
+      costPerTonne: '',
+      description: 'Yard receipt',
+    },
+    toInput: ({ description, ...f }) => ({
+      ...f,
+      ...(role === 'ADMIN' ? { description: description || 'Yard receipt' } : {}),
+    }),
   });
-  const [message, setMessage] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
-  const receipt = trpc.admin.stock.receipt.useMutation({
+  // Through the device outbox (client/offline/outbox.ts): kept on the phone when it cannot be sent.
+  const receipt = useMutation({
+    networkMode: 'always',
+    mutationFn: (input: TStockReceiptInput) =>
+      submitField<TStockTx>(
+        'stock',
+        input,
+        `${input.trucks} trucks ${input.category} · ${input.truckId} · KES ${input.costPerTonne}/t`,
+      ),
     onSuccess: (tx) => {
-      setMessage({ tone: 'success', text: `Recorded ${tx.tonnes} t of ${tx.category} sand.` });
-      setForm((f) => ({ ...f, trucks: '', costPerTonne: '' }));
+      form.report('success', `Recorded ${tx.tonnes} t of ${tx.category} sand.`);
+      form.patch({ trucks: '', costPerTonne: '' });
       void utils.admin.stock.invalidate();
     },
-    onError: (e) =>
-      setMessage({
-        tone: 'error',
-        text: errorMessage(
-          e,
-          role === 'ADMIN' ? 'Failed to record stock receipt.' : 'Failed to record receipt.',
-        ),
-      }),
+    onError: (e) => {
+      if (isQueued(e)) {
+        form.patch({ trucks: '', costPerTonne: '' });
+        return form.report('success', e.message);
+      }
+      form.report(
+        'error',
+        errorMessage(e, role === 'ADMIN' ? 'Failed to record stock receipt.' : 'Failed to record receipt.'),
+      );
+    },
   });
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    setMessage(null);
-    const trucksIn = Number(form.trucks);
-    const cost = Number(form.costPerTonne);
-    if (!form.truckId) return setMessage({ tone: 'error', text: STOCK_MESSAGES.truckRequired });
-    if (!(trucksIn > 0)) return setMessage({ tone: 'error', text: STOCK_MESSAGES.trucks });
-    if (!(cost > 0)) return setMessage({ tone: 'error', text: STOCK_MESSAGES.costPerTonne });
-    receipt.mutate({
-      truckId: form.truckId,
-      trucks: trucksIn,
-      category: form.category,
-      costPerTonne: cost,
-      ...(role === 'ADMIN' ? { description: form.description || 'Yard receipt' } : {}),
-    });
-  }
 
   function exportCsv() {
     setCsvError(null);
@@ -127,38 +131,27 @@ export function StockTab({ role }: TabProps) {
   }
 
   const s = stock.data;
+  const plates = new Map((trucks.data ?? []).map((t) => [t.id, t.plate || t.id]));
   return (
     <section aria-labelledby="stock-heading">
       <h2 id="stock-heading">Stock</h2>
       {stock.error || txs.error ? <Alert>Failed to load stock data.</Alert> : null}
       {s ? (
         <div className="grid">
-          <div className="card stat">
-            <span className="stat__label">{s.yard_name}</span>
-            <strong className="stat__value">{s.tonnes.toLocaleString('en-KE')} t</strong>
-            <span className="muted">
-              {s.trucks_total} truck loads of {s.unit_tonnes} t
-            </span>
-          </div>
-          <div className="card stat">
-            <span className="stat__label">Coarse</span>
-            <strong className="stat__value">{s.trucks_coarse} loads</strong>
-          </div>
-          <div className="card stat">
-            <span className="stat__label">Smooth</span>
-            <strong className="stat__value">{s.trucks_smooth} loads</strong>
-          </div>
+          <StatCard
+            label={s.yard_name}
+            value={formatTonnes(s.tonnes)}
+            note={`${plural(s.trucks_total, 'truck load')} of ${formatTonnes(s.unit_tonnes)}`}
+          />
+          <StatCard label="Coarse" value={plural(s.trucks_coarse, 'load')} />
+          <StatCard label="Smooth" value={plural(s.trucks_smooth, 'load')} />
         </div>
       ) : null}
-      <form className="card" onSubmit={submit} noValidate>
+      <form className="card" onSubmit={form.submit((input) => receipt.mutate(input))} noValidate>
         <h3>Record a receipt</h3>
-        {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+        <FormStatus message={form.message} />
         <div className="grid">
-          <SelectField
-            label="Truck receiving stock"
-            value={form.truckId}
-            onChange={(e) => setForm((f) => ({ ...f, truckId: e.target.value }))}
-          >
+          <SelectField label="Truck receiving stock" {...form.field('truckId')}>
             <option value="">Select truck…</option>
             {(trucks.data ?? []).map((t) => (
               <option key={t.id} value={t.id}>
@@ -166,19 +159,8 @@ export function StockTab({ role }: TabProps) {
               </option>
             ))}
           </SelectField>
-          <TextField
-            label="Trucks received"
-            type="number"
-            min={0.01}
-            step="0.01"
-            value={form.trucks}
-            onChange={(e) => setForm((f) => ({ ...f, trucks: e.target.value }))}
-          />
-          <SelectField
-            label="Category"
-            value={form.category}
-            onChange={(e) => setForm((f) => ({ ...f, category: e.target.value as 'coarse' | 'smooth' }))}
-          >
+          <TextField label="Trucks received" type="number" min={0.01} step="0.01" {...form.field('trucks')} />
+          <SelectField label="Category" {...form.field('category')}>
             <option value="coarse">Coarse</option>
             <option value="smooth">Smooth</option>
           </SelectField>
@@ -187,21 +169,14 @@ export function StockTab({ role }: TabProps) {
             type="number"
             min={0.01}
             step="0.01"
-            value={form.costPerTonne}
-            onChange={(e) => setForm((f) => ({ ...f, costPerTonne: e.target.value }))}
+            {...form.field('costPerTonne')}
           />
-          {role === 'ADMIN' ? (
-            <TextField
-              label="Description"
-              value={form.description}
-              onChange={(e) => setForm((f) => ({ ...f, description: e.target.value }))}
-            />
-          ) : null}
+          {role === 'ADMIN' ? <TextField label="Description" {...form.field('description')} /> : null}
         </div>
-        {Number(form.trucks) > 0 && Number(form.costPerTonne) > 0 ? (
+        {Number(form.values.trucks) > 0 && Number(form.values.costPerTonne) > 0 ? (
           <p className="muted">
-            {Math.round(Number(form.trucks) * 20 * 100) / 100} t · purchase cost{' '}
-            {formatKes(Number(form.trucks) * 20 * Number(form.costPerTonne))}
+            {formatTonnes(Math.round(Number(form.values.trucks) * 20 * 100) / 100)} · purchase cost{' '}
+            <Money value={Number(form.values.trucks) * 20 * Number(form.values.costPerTonne)} />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={receipt.isPending}>
@@ -217,35 +192,25 @@ export function StockTab({ role }: TabProps) {
         ) : null}
       </div>
       {csvError ? <Alert>{csvError}</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Kind</th>
-              <th>Trucks</th>
-              <th>Tonnes</th>
-              <th>Category</th>
-              <th>Truck</th>
-              <th>Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(txs.data ?? []).map((t) => (
-              <tr key={t.id}>
-                <td>{when.format(new Date(t.created_at))}</td>
-                <td>{t.kind}</td>
-                <td>{t.trucks}</td>
-                <td>{t.tonnes}</td>
-                <td>{t.category}</td>
-                <td>{t.truck_id ?? '-'}</td>
-                <td>{role === 'ADMIN' ? <NoteCell tx={t} /> : (t.reason ?? '')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {txs.data && txs.data.length === 0 ? <p className="muted">No stock movements yet.</p> : null}
-      </div>
+      <DataList
+        label="Stock transactions"
+        rows={txs.data ?? []}
+        rowKey={(t) => t.id}
+        title={(t) => `${t.kind} · ${formatDateTime(t.created_at, 'short')}`}
+        columns={[
+          { header: 'When', cell: (t) => formatDateTime(t.created_at, 'short'), hideOnCard: true },
+          { header: 'Kind', cell: (t) => t.kind, hideOnCard: true },
+          { header: 'Trucks', numeric: true, cell: (t) => formatNumber(t.trucks) },
+          { header: 'Tonnes', numeric: true, cell: (t) => formatTonnes(t.tonnes) },
+          { header: 'Category', cell: (t) => t.category },
+          { header: 'Truck', cell: (t) => (t.truck_id ? (plates.get(t.truck_id) ?? t.truck_id) : '-') },
+          {
+            header: 'Note',
+            cell: (t) => (role === 'ADMIN' ? <NoteCell tx={t} /> : (t.reason ?? '')),
+          },
+        ]}
+        empty={txs.data ? 'No stock movements yet.' : null}
+      />
     </section>
   );
 }

@@ -1,63 +1,60 @@
 import { useState } from 'react';
-import { CHAT_ID_MESSAGE, validTelegramChatId } from '../../../shared/schemas/notifications';
+import {
+  type TNotificationRecipient,
+  ZNotificationTargetUpdate,
+} from '../../../shared/schemas/notifications';
 import { errorMessage, trpc } from '../../trpc';
+import { DataList } from '../../ui/DataList';
 import { Alert } from '../../ui/forms';
+import { useZodForm } from '../../ui/useZodForm';
 
-function RecipientRow({
-  r,
-}: {
-  r: { id: number; name: string; email: string; role: string; telegramChatId: string | null };
-}) {
+function ChatIdForm({ r }: { r: TNotificationRecipient }) {
   const utils = trpc.useUtils();
-  const [value, setValue] = useState(r.telegramChatId ?? '');
-  const [state, setState] = useState<{ kind: 'idle' | 'saved' | 'error'; text?: string }>({ kind: 'idle' });
+  const form = useZodForm({
+    schema: ZNotificationTargetUpdate,
+    initial: { telegramChatId: r.telegramChatId ?? '' },
+    toInput: (v) => ({ ...v, id: r.id }),
+  });
+  const [saved, setSaved] = useState(false);
   const save = trpc.admin.notifications.update.useMutation({
     onSuccess: () => {
-      setState({ kind: 'saved' });
+      setSaved(true);
       void utils.admin.notifications.list.invalidate();
     },
-    onError: (e) => setState({ kind: 'error', text: errorMessage(e, 'Could not save the chat id.') }),
+    onError: (e) => form.report('error', errorMessage(e, 'Could not save the chat id.')),
   });
+  const error = form.message?.tone === 'error' ? form.message.text : null;
   return (
-    <tr>
-      <td>
-        {r.name}
-        <div className="muted">{r.email}</div>
-      </td>
-      <td>{r.role}</td>
-      <td>
-        <div className="inline-form">
-          <input
-            aria-label={`Telegram chat id for ${r.name}`}
-            inputMode="numeric"
-            placeholder="e.g. 123456789 or -100…"
-            value={value}
-            onChange={(e) => {
-              setValue(e.target.value);
-              setState({ kind: 'idle' });
-            }}
-          />
-          <button
-            type="button"
-            className="button button--small button--secondary"
-            disabled={save.isPending}
-            onClick={() => {
-              const v = value.trim();
-              if (v && !validTelegramChatId(v)) return setState({ kind: 'error', text: CHAT_ID_MESSAGE });
-              save.mutate({ id: r.id, telegramChatId: v });
-            }}
-          >
-            Save chat id
-          </button>
-          {state.kind === 'saved' ? <span className="muted">Saved</span> : null}
-          {state.kind === 'error' ? (
-            <span role="alert" className="field__error" title={state.text}>
-              <span aria-hidden="true">⚠</span> {state.text}
-            </span>
-          ) : null}
-        </div>
-      </td>
-    </tr>
+    <div className="inline-form">
+      <input
+        aria-label={`Telegram chat id for ${r.name}`}
+        inputMode="numeric"
+        placeholder="e.g. 123456789 or -100…"
+        value={form.values.telegramChatId}
+        onChange={(e) => {
+          // A new value takes back the last answer (saved, or the error icon).
+          setSaved(false);
+          form.reset({ telegramChatId: e.target.value });
+        }}
+      />
+      <button
+        type="button"
+        className="button button--small button--secondary"
+        disabled={save.isPending}
+        onClick={(e) => {
+          setSaved(false);
+          form.submit((input) => save.mutate(input))(e);
+        }}
+      >
+        Save chat id
+      </button>
+      {saved ? <span className="muted">Saved</span> : null}
+      {error ? (
+        <span role="alert" className="field__error" title={error}>
+          <span aria-hidden="true">⚠</span> {error}
+        </span>
+      ) : null}
+    </div>
   );
 }
 
@@ -78,22 +75,41 @@ export function TelegramPanel() {
           server and restart it.
         </Alert>
       ) : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Recipient</th>
-              <th>Role</th>
-              <th>Telegram chat id</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(targets.data?.recipients ?? []).map((r) => (
-              <RecipientRow key={r.id} r={r} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataList
+        label="Telegram recipients"
+        rows={targets.data?.recipients ?? []}
+        rowKey={(r) => r.id}
+        title={(r) => (
+          <>
+            {r.name}
+            <div className="muted">{r.email}</div>
+          </>
+        )}
+        columns={[
+          {
+            header: 'Recipient',
+            hideOnCard: true,
+            cell: (r) => (
+              <>
+                {r.name}
+                <div className="muted">{r.email}</div>
+              </>
+            ),
+          },
+          { header: 'Role', cell: (r) => r.role },
+          {
+            header: 'Telegram chat id',
+            cell: (r) => (
+              <>
+                <ChatIdForm r={r} />
+                {r.failing ? (
+                  <div className="field__error">Telegram refused the last alert: {r.failing.error}</div>
+                ) : null}
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

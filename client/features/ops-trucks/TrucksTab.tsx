@@ -1,28 +1,54 @@
-import { type FormEvent, useMemo, useState } from 'react';
-import { FLEET_MESSAGES, type TTruck } from '../../../shared/schemas/fleet';
+import { useMemo, useRef, useState } from 'react';
+import type { z } from 'zod';
+import { formatTonnes } from '../../../shared/domain/format';
+import {
+  type TTruck,
+  type TTruckUpdateInput,
+  ZTruckCreateInput,
+  ZTruckUpdateInput,
+} from '../../../shared/schemas/fleet';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, SelectField, TextField } from '../../ui/forms';
+import { DataList } from '../../ui/DataList';
+import { Alert, FormStatus, SelectField, TextField } from '../../ui/forms';
+import { useZodForm } from '../../ui/useZodForm';
 import type { TabProps } from '../ops/tab-props';
 
-const EMPTY = { id: '', plate: '', capacityT: '20', primaryDriverId: '', deviceId: '' };
+const EMPTY = {
+  id: '',
+  plate: '',
+  capacityT: '20',
+  primaryDriverId: '',
+  deviceId: '',
+  axles: '3',
+  tareT: '',
+  tankCapacityL: '',
+};
+type TruckFields = typeof EMPTY;
+
+const toInput = (f: TruckFields) => ({
+  ...f,
+  primaryDriverId: f.primaryDriverId || null,
+  deviceId: f.deviceId || null,
+});
 
 /** Truck registry: form (id fixed once created) and a searchable table, with Traccar Client settings. */
 export function TrucksTab(_props: TabProps) {
   const utils = trpc.useUtils();
   const trucks = trpc.admin.trucks.list.useQuery();
   const drivers = trpc.admin.drivers.list.useQuery();
-  const [form, setForm] = useState(EMPTY);
   const [editing, setEditing] = useState<string | null>(null);
-  const [localError, setLocalError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  // The id is fixed once created: an edit sends the update call, checked with its own schema.
+  const schema: z.ZodType<TTruckUpdateInput> = editing ? ZTruckUpdateInput : ZTruckCreateInput;
+  const form = useZodForm({ schema, initial: EMPTY, toInput });
   const [search, setSearch] = useState('');
   const onSaved = (t: TTruck) => {
-    setSaved(`Truck ${t.plate} saved.`);
+    form.report('success', `Truck ${t.plate} saved.`);
     setEditing(t.id);
     void utils.admin.trucks.list.invalidate();
   };
-  const create = trpc.admin.trucks.create.useMutation({ onSuccess: onSaved });
-  const update = trpc.admin.trucks.update.useMutation({ onSuccess: onSaved });
+  const onError = (e: unknown) => form.report('error', errorMessage(e, 'Failed to save truck.'));
+  const create = trpc.admin.trucks.create.useMutation({ onSuccess: onSaved, onError });
+  const update = trpc.admin.trucks.update.useMutation({ onSuccess: onSaved, onError });
   const mutation = editing ? update : create;
 
   const shown = useMemo(() => {
@@ -33,71 +59,46 @@ export function TrucksTab(_props: TabProps) {
     );
   }, [trucks.data, search]);
   const current = trucks.data?.find((t) => t.id === editing);
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    setLocalError(null);
-    setSaved(null);
-    if (!editing && !form.id.trim()) return setLocalError(FLEET_MESSAGES.truckId);
-    if (!form.plate.trim()) return setLocalError(FLEET_MESSAGES.plateRequired);
-    const capacity = Number(form.capacityT);
-    if (!Number.isFinite(capacity) || capacity < 1) return setLocalError(FLEET_MESSAGES.capacity);
-    const body = {
-      plate: form.plate,
-      capacityT: capacity,
-      primaryDriverId: form.primaryDriverId || null,
-      deviceId: form.deviceId || null,
-    };
-    if (editing) update.mutate({ id: editing, ...body });
-    else create.mutate({ id: form.id, ...body });
-  }
+  const formRef = useRef<HTMLFormElement>(null);
 
   function edit(t: TTruck) {
     setEditing(t.id);
-    setSaved(null);
-    setLocalError(null);
-    setForm({
+    form.reset({
       id: t.id,
       plate: t.plate,
       capacityT: String(t.capacityT),
       primaryDriverId: t.primaryDriverId ?? '',
       deviceId: t.deviceId ?? '',
+      axles: String(t.axles),
+      tareT: t.tareT === null ? '' : String(t.tareT),
+      tankCapacityL: t.tankCapacityL === null ? '' : String(t.tankCapacityL),
     });
+    // On a phone the form is a screen away from the list.
+    formRef.current?.scrollIntoView({ block: 'start' });
   }
 
-  const error = localError ?? (mutation.error ? errorMessage(mutation.error, 'Failed to save truck.') : null);
   return (
     <section aria-labelledby="trucks-heading">
       <h2 id="trucks-heading">Trucks</h2>
-      <form className="card" onSubmit={submit} noValidate>
+      <form
+        ref={formRef}
+        className="card"
+        onSubmit={form.submit((input) => (editing ? update.mutate(input) : create.mutate(input)))}
+        noValidate
+      >
         <h3>{editing ? `Edit truck ${editing}` : 'Register a truck'}</h3>
-        {error ? <Alert>{error}</Alert> : null}
-        {saved ? <Alert tone="success">{saved}</Alert> : null}
+        <FormStatus message={form.message} />
         <div className="grid">
-          <TextField
-            label="Truck ID"
-            value={form.id}
-            disabled={editing !== null}
-            onChange={(e) => setForm((f) => ({ ...f, id: e.target.value }))}
-          />
-          <TextField
-            label="Plate"
-            value={form.plate}
-            onChange={(e) => setForm((f) => ({ ...f, plate: e.target.value }))}
-          />
+          <TextField label="Truck ID" disabled={editing !== null} {...form.field('id')} />
+          <TextField label="Plate" {...form.field('plate')} />
           <TextField
             label="Capacity (tonnes)"
             type="number"
             min={1}
             step="0.5"
-            value={form.capacityT}
-            onChange={(e) => setForm((f) => ({ ...f, capacityT: e.target.value }))}
+            {...form.field('capacityT')}
           />
-          <SelectField
-            label="Primary driver"
-            value={form.primaryDriverId}
-            onChange={(e) => setForm((f) => ({ ...f, primaryDriverId: e.target.value }))}
-          >
+          <SelectField label="Primary driver" {...form.field('primaryDriverId')}>
             <option value="">No primary driver</option>
             {(drivers.data ?? []).map((d) => (
               <option key={d.id} value={d.id}>
@@ -108,8 +109,31 @@ export function TrucksTab(_props: TabProps) {
           <TextField
             label="Tracker device ID"
             hint="The identifier the driver's phone (Traccar Client) or GPS tracker reports."
-            value={form.deviceId}
-            onChange={(e) => setForm((f) => ({ ...f, deviceId: e.target.value }))}
+            {...form.field('deviceId')}
+          />
+          <SelectField
+            label="Axles"
+            hint="Sets the legal gross weight (2: 18 t, 3: 26 t, 4: 30 t)."
+            {...form.field('axles')}
+          >
+            <option value="2">2 axles</option>
+            <option value="3">3 axles</option>
+            <option value="4">4 axles</option>
+          </SelectField>
+          <TextField
+            label="Empty weight (tonnes)"
+            type="number"
+            min={1}
+            step="0.01"
+            hint="Tare: with the axles it gives the legal payload."
+            {...form.field('tareT')}
+          />
+          <TextField
+            label="Tank capacity (litres)"
+            type="number"
+            min={1}
+            step="1"
+            {...form.field('tankCapacityL')}
           />
         </div>
         <div className="button-row">
@@ -122,8 +146,7 @@ export function TrucksTab(_props: TabProps) {
               className="button button--secondary"
               onClick={() => {
                 setEditing(null);
-                setForm(EMPTY);
-                setSaved(null);
+                form.reset(EMPTY);
               }}
             >
               New truck
@@ -153,42 +176,31 @@ export function TrucksTab(_props: TabProps) {
         />
       </div>
       {trucks.error ? <Alert>Failed to load trucks.</Alert> : null}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>ID</th>
-              <th>Plate</th>
-              <th>Capacity</th>
-              <th>Driver</th>
-              <th>Device</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((t) => (
-              <tr key={t.id}>
-                <td>{t.id}</td>
-                <td>{t.plate}</td>
-                <td>{t.capacityT} t</td>
-                <td>{t.driverName ?? 'No primary driver assigned yet.'}</td>
-                <td className="mono">{t.deviceId ?? '-'}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button--small button--secondary"
-                    onClick={() => edit(t)}
-                  >
-                    Edit {t.plate}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataList
+        label="Trucks"
+        rows={shown}
+        rowKey={(t) => t.id}
+        title={(t) => t.plate}
+        columns={[
+          { header: 'ID', cell: (t) => t.id },
+          { header: 'Plate', cell: (t) => t.plate, hideOnCard: true },
+          { header: 'Capacity', numeric: true, cell: (t) => formatTonnes(t.capacityT) },
+          {
+            header: 'Legal payload',
+            numeric: true,
+            cell: (t) =>
+              t.legalPayloadT === null ? `${t.axles} axles, tare unknown` : formatTonnes(t.legalPayloadT),
+          },
+          { header: 'Driver', cell: (t) => t.driverName ?? 'No primary driver assigned yet.' },
+          { header: 'Device', cell: (t) => <span className="mono">{t.deviceId ?? '-'}</span> },
+        ]}
+        actions={(t) => (
+          <button type="button" className="button button--small button--secondary" onClick={() => edit(t)}>
+            Edit {t.plate}
+          </button>
+        )}
+        empty={trucks.data ? (search ? 'No truck matches this search.' : 'No trucks registered yet.') : null}
+      />
     </section>
   );
 }

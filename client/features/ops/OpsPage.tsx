@@ -1,4 +1,5 @@
-import { type ComponentType, useState } from 'react';
+import { type ComponentType, useEffect, useRef } from 'react';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { useSession } from '../../session';
 import { Page } from '../../ui/Page';
 import { AiTab } from '../ops-ai/AiTab';
@@ -11,8 +12,9 @@ import { OrdersTab } from '../ops-orders/OrdersTab';
 import { OverviewTab } from '../ops-overview/OverviewTab';
 import { StockTab } from '../ops-stock/StockTab';
 import { TelegramPanel } from '../ops-telegram/TelegramPanel';
+import { TripsTab } from '../ops-trips/TripsTab';
 import { TrucksTab } from '../ops-trucks/TrucksTab';
-import type { TabProps } from './tab-props';
+import { type TabProps, tabPath } from './tab-props';
 
 interface TabDef {
   id: string;
@@ -29,43 +31,50 @@ const ADMIN_TABS: TabDef[] = [
   { id: 'costs', label: 'Costs', Component: CostsTab },
   { id: 'finance', label: 'Finance', Component: FinanceTab },
   { id: 'audit', label: 'Audit', Component: AuditTab },
+  { id: 'trips', label: 'Trips', Component: TripsTab },
   { id: 'fleet', label: 'Fleet', Component: FleetTab },
   { id: 'ai', label: 'AI', Component: AiTab },
 ];
 const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
 
-/** /ops: ADMIN gets every tab; OPS only stock, costs and fleet (spec section 2, Workspace). */
+/**
+ * /ops: ADMIN gets every tab; OPS only stock, costs and fleet (spec section 2, Workspace). Each tab has
+ * an address (/ops/orders; /ops#orders works too), so tabs link to each other and Back returns to the
+ * previous tab.
+ */
 export function OpsPage() {
   const session = useSession();
   const role = session?.role === 'ADMIN' ? 'ADMIN' : 'OPS';
   const tabs = role === 'ADMIN' ? ADMIN_TABS : ADMIN_TABS.filter((t) => OPS_TAB_IDS.includes(t.id));
-  const [active, setActive] = useState(() => {
-    const fromHash = window.location.hash.slice(1);
-    return tabs.some((t) => t.id === fromHash) ? fromHash : tabs[0]!.id;
-  });
-  const current = tabs.find((t) => t.id === active) ?? tabs[0]!;
+  const { tab } = useParams();
+  const { hash } = useLocation();
+  const current = tabs.find((t) => t.id === (tab ?? hash.slice(1))) ?? (tab ? undefined : tabs[0]);
+  const activeRef = useRef<HTMLAnchorElement>(null);
+  const activeId = current?.id;
+  useEffect(() => {
+    // The strip scrolls on a phone: keep the open tab in sight.
+    if (activeId) activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [activeId]);
 
-  function select(id: string) {
-    setActive(id);
-    window.history.replaceState(null, '', `#${id}`);
-  }
+  // A tab this role does not have (or a mistyped one): the workspace's first tab.
+  if (!current) return <Navigate to="/ops" replace />;
 
   return (
-    <Page title={role === 'ADMIN' ? 'Admin workspace' : 'Operations workspace'}>
+    <Page title={role === 'ADMIN' ? 'Admin workspace' : 'Operations workspace'} wide>
       <div role="tablist" aria-label="Workspace sections" className="tabs">
         {tabs.map((t) => (
-          <button
+          <Link
             key={t.id}
-            type="button"
+            to={tabPath(t.id)}
+            ref={t.id === current.id ? activeRef : undefined}
             role="tab"
             id={`tab-${t.id}`}
             aria-selected={t.id === current.id}
             aria-controls={`panel-${t.id}`}
             className={t.id === current.id ? 'tab tab--active' : 'tab'}
-            onClick={() => select(t.id)}
           >
             {t.label}
-          </button>
+          </Link>
         ))}
       </div>
       <div

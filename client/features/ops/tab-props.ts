@@ -3,3 +3,6 @@ export interface TabProps {
   /** The signed-in role: OPS gets simplified stock and cost views. */
   role: 'ADMIN' | 'OPS';
 }
+
+/** A workspace tab's address: tabs link to each other with it. */
+export const tabPath = (id: string) => `/ops/${id}`;

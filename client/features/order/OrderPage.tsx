@@ -1,19 +1,40 @@
 import { TRPCClientError } from '@trpc/client';
-import { type FormEvent, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { formatKes, formatKm, orderStatusLabel } from '../../../shared/domain/format';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { formatKm, formatMoney, orderStatusLabel } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
-import { PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
-import { ORDER_MESSAGES, type TOrderCreated } from '../../../shared/schemas/orders';
+import { PAYMENT_BANKS } from '../../../shared/payments';
+import {
+  type TListedOrder,
+  type TOrderCreated,
+  type TPaymentOutcome,
+  ZOrderInput,
+} from '../../../shared/schemas/orders';
+import { useTranslation } from '../../i18n';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, SelectField, TextAreaField, TextField } from '../../ui/forms';
+import { Alert, FormStatus, TextField } from '../../ui/forms';
+import { Money } from '../../ui/Money';
 import { Page } from '../../ui/Page';
 import { PaymentOptions } from '../../ui/PaymentOptions';
+import { useZodForm } from '../../ui/useZodForm';
+import { MpesaPay, useMpesaOptions } from '../payment/MpesaPay';
+import { PaymentConfirmationForm } from '../payment/PaymentConfirmationForm';
 import { LoadFields } from '../quote/LoadFields';
 import { QuoteLine } from '../quote/QuoteLine';
 import { useQuote } from '../quote/useQuote';
 
-const SIGN_IN_FIRST = 'Please sign in as a customer first.';
+/** A listed order in the shape step 2 shows. */
+const fromListed = (o: TListedOrder): TOrderCreated => ({
+  id: o.id,
+  status: o.status,
+  perTruck: o.per_truck,
+  total: o.total,
+  distanceKm: o.distance_km,
+  distanceSource: o.distance_source,
+  truckCount: o.trucks,
+  sandType: o.sand_type,
+  accountRef: o.accountRef,
+});
 
 function isUnauthorized(error: unknown) {
   return error instanceof TRPCClientError && error.data?.httpStatus === 401;
@@ -22,174 +43,153 @@ function isUnauthorized(error: unknown) {
 /** /order: step 1 capture the order, step 2 payment details, step 3 share the payment confirmation. */
 export function OrderPage() {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   const utils = trpc.useUtils();
   const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
-  const [form, setForm] = useState({
-    site: '',
-    sandType: 'coarse' as 'coarse' | 'smooth',
-    trucks: 1,
-    distance: '',
-    dateNeeded: '',
+  const form = useZodForm({
+    schema: ZOrderInput,
+    initial: {
+      site: '',
+      sandType: 'coarse' as 'coarse' | 'smooth',
+      trucks: 1,
+      distance: '',
+      dateNeeded: '',
+      overnightPour: false,
+    },
+    toInput: ({ distance, overnightPour, ...f }) => ({
+      ...f,
+      ...(overnightPour ? { overnightPour: true } : {}),
+      distanceKm: distance.trim() === '' ? undefined : distance,
+    }),
+    fields: { distanceKm: 'distance' },
   });
-  const [order, setOrder] = useState<TOrderCreated | null>(null);
-  const [orderError, setOrderError] = useState<string | null>(null);
-  const [payment, setPayment] = useState({
-    method: PAYMENT_BANKS[0].bank as string,
-    reference: '',
-    message: '',
-  });
-  const [paymentError, setPaymentError] = useState<string | null>(null);
-  const [paidStatus, setPaidStatus] = useState<string | null>(null);
-  const { quote, failed } = useQuote(form);
+  const [placed, setPlaced] = useState<TOrderCreated | null>(null);
+  const [sent, setSent] = useState<TPaymentOutcome | null>(null);
+  // After a reload the customer's latest order still waiting for a payment takes step 2 and 3.
+  const mine = trpc.orders.my.useQuery();
+  const waiting = mine.data?.find(
+    (o) =>
+      o.status === 'AWAITING_PAYMENT' && (o.payment_status === 'PENDING' || o.payment_status === 'REJECTED'),
+  );
+  const order = placed ?? (waiting ? fromListed(waiting) : null);
+  const paybill = useMpesaOptions().data?.paybill;
+  // What is still owed: the listing knows part-payments; a just-placed order owes its total.
+  const balance = (order && mine.data?.find((o) => o.id === order.id)?.balance) ?? order?.total ?? 0;
+  // The customer's tracking link, from the listing (it follows a just-placed order once it refreshes).
+  const trackingUrl = order ? mine.data?.find((o) => o.id === order.id)?.trackingUrl : undefined;
+  const { quote, failed } = useQuote(form.values);
 
   const place = trpc.orders.create.useMutation({
     onSuccess: (created) => {
-      setOrder(created);
-      setPaidStatus(null);
+      setPlaced(created);
+      setSent(null);
       void utils.orders.my.invalidate();
     },
     onError: (error) => {
       if (isUnauthorized(error)) {
-        setOrderError(SIGN_IN_FIRST);
+        form.report('error', t('order.signInFirst'));
         navigate('/login');
         return;
       }
-      setOrderError(errorMessage(error, 'Failed to place order.'));
+      form.report('error', errorMessage(error, t('order.failed')));
     },
   });
-  const confirm = trpc.orders.confirmPayment.useMutation({
-    onSuccess: (res) => {
-      setPaidStatus(res.status);
-      setOrder((o) => (o ? { ...o, status: res.status } : o));
-      void utils.orders.my.invalidate();
-    },
-    onError: (error) => setPaymentError(errorMessage(error, 'Could not register payment confirmation.')),
-  });
-
-  function submitOrder(e: FormEvent) {
-    e.preventDefault();
-    setOrderError(null);
-    if (!form.site.trim()) return setOrderError(ORDER_MESSAGES.siteRequired);
-    const distance = form.distance.trim() === '' ? undefined : Number(form.distance);
-    place.mutate({
-      site: form.site,
-      sandType: form.sandType,
-      trucks: form.trucks,
-      ...(distance !== undefined ? { distanceKm: distance } : {}),
-      ...(form.dateNeeded ? { dateNeeded: form.dateNeeded } : {}),
-    });
-  }
-
-  function submitPayment(e: FormEvent) {
-    e.preventDefault();
-    setPaymentError(null);
-    if (!order) return;
-    if (!payment.reference.trim()) return setPaymentError(ORDER_MESSAGES.referenceRequired);
-    confirm.mutate({
-      id: order.id,
-      method: payment.method,
-      reference: payment.reference,
-      message: payment.message,
-    });
-  }
 
   return (
-    <Page title="Order sand" subtitle="Three steps: your order, how to pay, and your payment confirmation.">
+    <Page title={t('order.title')} subtitle={t('order.subtitle')}>
       <ol className="steps">
         <li className="card step">
-          <form onSubmit={submitOrder} noValidate aria-labelledby="step1">
-            <h2 id="step1">1. Your order</h2>
-            {orderError ? <Alert>{orderError}</Alert> : null}
+          <form onSubmit={form.submit((input) => place.mutate(input))} noValidate aria-labelledby="step1">
+            <h2 id="step1">{t('order.step1')}</h2>
+            <FormStatus message={form.message} />
             <TextField
-              label="Delivery site"
-              placeholder="e.g. Kamakis, Ruiru"
-              value={form.site}
-              onChange={(e) => setForm((f) => ({ ...f, site: e.target.value }))}
+              label={t('order.site')}
+              placeholder={t('order.sitePlaceholder')}
+              {...form.field('site')}
             />
             <div className="grid">
-              <LoadFields value={form} onChange={(patch) => setForm((f) => ({ ...f, ...patch }))} />
-              <TextField
-                label="Date needed (optional)"
-                type="date"
-                value={form.dateNeeded}
-                onChange={(e) => setForm((f) => ({ ...f, dateNeeded: e.target.value }))}
-              />
+              <LoadFields value={form.values} onChange={form.patch} />
+              <TextField label={t('order.dateNeeded')} type="date" {...form.field('dateNeeded')} />
             </div>
-            {failed ? <Alert tone="warning">Could not refresh pricing.</Alert> : null}
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                name="overnightPour"
+                checked={form.values.overnightPour}
+                onChange={(e) => form.set('overnightPour', e.target.checked)}
+              />
+              {t('quote.overnightPour')}
+            </label>
+            {failed ? <Alert tone="warning">{t('order.pricingFailed')}</Alert> : null}
             {quote && !failed ? <QuoteLine quote={quote} /> : null}
             <button className="button" type="submit" disabled={place.isPending}>
-              {place.isPending ? 'Placing order…' : 'Place order'}
+              {place.isPending ? t('order.placing') : t('order.place')}
             </button>
           </form>
         </li>
 
         <li className="card step" aria-labelledby="step2">
-          <h2 id="step2">2. Payment details</h2>
+          <h2 id="step2">{t('order.step2')}</h2>
+          {order && !placed ? <p>{t('order.waiting', { id: order.id })}</p> : null}
           {order ? (
             <dl className="summary">
-              <dt>Order</dt>
+              <dt>{t('order.order')}</dt>
               <dd>#{order.id}</dd>
-              <dt>Status</dt>
+              <dt>{t('order.accountNumber')}</dt>
+              <dd>
+                <strong className="mono">{order.accountRef}</strong>
+                {paybill ? <span className="muted"> · {t('order.paybill', { paybill })}</span> : null}
+              </dd>
+              <dt>{t('order.status')}</dt>
               <dd>{orderStatusLabel(order.status)}</dd>
-              <dt>Trucks</dt>
+              {trackingUrl ? (
+                <>
+                  <dt>{t('order.tracking')}</dt>
+                  <dd>
+                    <Link to={trackingUrl}>{t('order.track')}</Link>
+                  </dd>
+                </>
+              ) : null}
+              <dt>{t('order.trucks')}</dt>
               <dd>
-                {order.truckCount} × {formatKes(order.perTruck)}
+                {order.truckCount} × {formatMoney(order.perTruck)}
               </dd>
-              <dt>Total</dt>
+              <dt>{t('order.total')}</dt>
               <dd>
-                <strong>{formatKes(order.total)}</strong>
+                <Money value={order.total} strong />
               </dd>
-              <dt>Distance</dt>
+              <dt>{t('order.distance')}</dt>
               <dd>
                 {formatKm(order.distanceKm)} ({distanceSourceLabel(order.distanceSource)})
               </dd>
             </dl>
           ) : (
-            <p className="muted">Place your order first; its total and reference appear here.</p>
+            <p className="muted">{t('order.placeFirst')}</p>
           )}
+          {order && order.status === 'AWAITING_PAYMENT' ? (
+            <MpesaPay orderId={order.id} accountRef={order.accountRef} balance={balance} />
+          ) : null}
           <PaymentOptions
             options={pricing.data?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }))}
             {...(order ? { orderId: order.id } : {})}
+            mpesa={order && paybill ? { paybill, account: order.accountRef } : null}
           />
         </li>
 
         <li className={order ? 'card step' : 'card step step--disabled'}>
-          <form onSubmit={submitPayment} noValidate aria-labelledby="step3">
-            <h2 id="step3">3. Share your payment confirmation</h2>
-            <fieldset disabled={!order || confirm.isPending} style={{ border: 0, padding: 0, margin: 0 }}>
-              {paymentError ? <Alert>{paymentError}</Alert> : null}
-              {paidStatus ? (
-                <Alert tone="success">
-                  Payment confirmation received. Order status: {orderStatusLabel(paidStatus)}.
-                </Alert>
-              ) : null}
-              <SelectField
-                label="Paid through"
-                value={payment.method}
-                onChange={(e) => setPayment((p) => ({ ...p, method: e.target.value }))}
-              >
-                {PAYMENT_METHODS.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </SelectField>
-              <TextField
-                label="Payment reference"
-                placeholder="e.g. QJK4XYZ123"
-                value={payment.reference}
-                onChange={(e) => setPayment((p) => ({ ...p, reference: e.target.value }))}
-              />
-              <TextAreaField
-                label="Message (optional)"
-                value={payment.message}
-                onChange={(e) => setPayment((p) => ({ ...p, message: e.target.value }))}
-              />
-              <button className="button" type="submit">
-                {confirm.isPending ? 'Sending…' : 'Send payment confirmation'}
-              </button>
-            </fieldset>
-          </form>
+          <h2 id="step3">{t('order.step3')}</h2>
+          <PaymentConfirmationForm
+            // A new order starts a new form.
+            key={order?.id ?? 'none'}
+            orderId={order?.id ?? null}
+            labelledBy="step3"
+            sent={sent}
+            onSent={(outcome) => {
+              setSent(outcome);
+              // The order stays in steps 2 and 3 with its new status (it no longer waits for a payment).
+              if (order) setPlaced({ ...order, status: outcome.status });
+            }}
+          />
         </li>
       </ol>
     </Page>

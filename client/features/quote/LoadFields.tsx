@@ -1,10 +1,11 @@
 import { MAX_TRUCKS_PER_ORDER } from '../../../shared/constants';
+import { useLandingT } from '../../i18n/landing';
 import { SelectField, TextField } from '../../ui/forms';
-import type { QuoteRequest } from './useQuote';
+import type { QuoteFields } from './useQuote';
 
 const TRUCK_CHOICES = Array.from({ length: MAX_TRUCKS_PER_ORDER }, (_, i) => i + 1);
 
-type LoadValues = Pick<QuoteRequest, 'sandType' | 'trucks' | 'distance'>;
+type LoadValues = Pick<QuoteFields, 'sandType' | 'trucks' | 'distance'>;
 
 /** Sand type, trucks (1 to 20 by dropdown) and the optional distance: the fields every quote needs. */
 export function LoadFields({
@@ -14,18 +15,21 @@ export function LoadFields({
   value: LoadValues;
   onChange: (patch: Partial<LoadValues>) => void;
 }) {
+  const { t } = useLandingT();
   return (
     <>
       <SelectField
-        label="Sand type"
+        label={t('quote.sandType')}
+        name="sandType"
         value={value.sandType}
         onChange={(e) => onChange({ sandType: e.target.value as LoadValues['sandType'] })}
       >
-        <option value="coarse">Coarse sand</option>
-        <option value="smooth">Smooth sand</option>
+        <option value="coarse">{t('quote.coarseSand')}</option>
+        <option value="smooth">{t('quote.smoothSand')}</option>
       </SelectField>
       <SelectField
-        label="Trucks (20 t each)"
+        label={t('quote.trucks')}
+        name="trucks"
         value={value.trucks}
         onChange={(e) => onChange({ trucks: Number(e.target.value) })}
       >
@@ -36,7 +40,8 @@ export function LoadFields({
         ))}
       </SelectField>
       <TextField
-        label="Distance (km, optional)"
+        label={t('quote.distance')}
+        name="distance"
         type="number"
         min={0}
         step="0.1"

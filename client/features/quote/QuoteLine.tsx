@@ -1,14 +1,16 @@
-import { formatKes, formatKm } from '../../../shared/domain/format';
+import { formatKm, formatMoney } from '../../../shared/domain/format';
 import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import type { TQuote } from '../../../shared/schemas/orders';
+import { useLandingT } from '../../i18n/landing';
 
 export function QuoteLine({ quote }: { quote: TQuote }) {
+  const { t } = useLandingT();
   return (
     <div className="quote" aria-live="polite">
-      <div className="quote__total">{formatKes(quote.total)}</div>
+      <div className="quote__total">{formatMoney(quote.total)}</div>
       <div className="muted">
-        {quote.truckCount} × {formatKes(quote.perTruck)} per truck · {formatKm(quote.distanceKm)} (
-        {distanceSourceLabel(quote.distanceSource)})
+        {t('quote.perTruckLine', { count: quote.truckCount, price: formatMoney(quote.perTruck) })} ·{' '}
+        {formatKm(quote.distanceKm)} ({distanceSourceLabel(quote.distanceSource)})
       </div>
     </div>
   );

@@ -1,77 +1,78 @@
-import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { MESSAGES, PASSWORD_MIN_LENGTH } from '../../../shared/constants';
+import { ZRegisterInput } from '../../../shared/schemas/auth';
+import { ZPortalAccount } from '../../../shared/schemas/orders';
+import { useTranslation } from '../../i18n';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, TextField } from '../../ui/forms';
+import { FormStatus, TextField } from '../../ui/forms';
 import { Page } from '../../ui/Page';
+import { useZodForm } from '../../ui/useZodForm';
+
+/** The account's fields, and the password typed twice: the same rule as a portal login's. */
+const ZRegisterForm = ZRegisterInput.and(ZPortalAccount);
 
 export function RegisterPage() {
   const navigate = useNavigate();
-  const [form, setForm] = useState({ name: '', email: '', phone: '', password: '', confirm: '' });
-  const [localError, setLocalError] = useState<string | null>(null);
+  const { t } = useTranslation();
+  const form = useZodForm({
+    schema: ZRegisterForm,
+    initial: { name: '', email: '', phone: '', password: '', confirm: '' },
+    toInput: ({ confirm, ...f }) => ({ ...f, confirmPassword: confirm }),
+    fields: { confirmPassword: 'confirm' },
+  });
   const register = trpc.auth.register.useMutation({
     onSuccess: ({ token, user }) => {
       saveSession(token, user);
       navigate('/order', { replace: true });
     },
+    onError: (error) => form.report('error', errorMessage(error, t('register.failed'))),
   });
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: e.target.value }));
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    setLocalError(null);
-    if (form.password.trim().length < PASSWORD_MIN_LENGTH) return setLocalError(MESSAGES.passwordTooShort);
-    if (form.password !== form.confirm) return setLocalError(MESSAGES.passwordsDoNotMatch);
-    register.mutate({ name: form.name, email: form.email, phone: form.phone, password: form.password });
-  }
-
-  const error =
-    localError ?? (register.error ? errorMessage(register.error, 'Could not create your account.') : null);
   return (
-    <Page title="Create your account" subtitle="Track your sand orders and payments in one place.">
-      <form className="card narrow" onSubmit={submit} noValidate>
-        {error ? <Alert>{error}</Alert> : null}
-        <TextField label="Name" autoComplete="name" required value={form.name} onChange={set('name')} />
+    <Page title={t('register.title')} subtitle={t('register.subtitle')}>
+      <form
+        className="card narrow"
+        onSubmit={form.submit(({ name, email, phone, password }) =>
+          register.mutate({ name, email, phone, password }),
+        )}
+        noValidate
+      >
+        <FormStatus message={form.message} />
+        <TextField label={t('register.name')} autoComplete="name" required {...form.field('name')} />
         <TextField
-          label="Email"
+          label={t('register.email')}
           type="email"
           autoComplete="email"
           required
-          value={form.email}
-          onChange={set('email')}
+          {...form.field('email')}
         />
         <TextField
-          label="Phone"
+          label={t('register.phone')}
           type="tel"
           autoComplete="tel"
           placeholder="07XX..."
-          value={form.phone}
-          onChange={set('phone')}
+          {...form.field('phone')}
         />
         <TextField
-          label="Password"
+          label={t('register.password')}
           type="password"
           autoComplete="new-password"
           required
-          hint="At least 8 characters."
-          value={form.password}
-          onChange={set('password')}
+          hint={t('register.passwordHint')}
+          {...form.field('password')}
         />
         <TextField
-          label="Confirm password"
+          label={t('register.confirm')}
           type="password"
           autoComplete="new-password"
           required
-          value={form.confirm}
-          onChange={set('confirm')}
+          {...form.field('confirm')}
         />
         <div className="button-row">
           <button className="button" type="submit" disabled={register.isPending}>
-            {register.isPending ? 'Creating account…' : 'Create account'}
+            {register.isPending ? t('register.submitting') : t('register.submit')}
           </button>
-          <Link to="/login">I already have an account</Link>
+          <Link to="/login">{t('register.haveAccount')}</Link>
         </div>
       </form>
     </Page>

@@ -1,27 +1,31 @@
 import { AxisBottom, AxisLeft } from '@visx/axis';
-import { Group } from '@visx/group';
 import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
+import type { z } from 'zod';
+import type { ZFinancePoint } from '../../../shared/schemas/money';
+import { CHART_COLORS, CHART_FONT, ChartFrame } from './ChartFrame';
+import { dayTicks } from './layout';
 
-interface Point {
-  date: string;
-  revenue: number;
-  cost: number;
-}
+type Point = z.infer<typeof ZFinancePoint>;
 
 const SERIES = [
-  { key: 'revenue' as const, label: 'Revenue', color: '#1d7a3e' },
-  { key: 'cost' as const, label: 'Costs', color: '#b3261e' },
+  { key: 'revenue' as const, label: 'Revenue', color: CHART_COLORS.revenue },
+  { key: 'cost' as const, label: 'Costs', color: CHART_COLORS.cost },
 ];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const dayLabel = (date: string) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]}`;
+const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
+const tickLabel = { fontSize: CHART_FONT, fill: CHART_COLORS.muted, fontFamily: 'inherit' };
 
-/** Daily revenue and costs as two lines, with a legend; the SVG scales to its container. */
-export default function RevenueCostChart({ data, title }: { data: Point[]; title: string }) {
-  const width = 720;
-  const height = 260;
-  const margin = { top: 16, right: 16, bottom: 36, left: 72 };
+function Lines({ data, title, width }: { data: Point[]; title: string; width: number }) {
+  const phone = width < 480;
+  const height = phone ? 220 : 260;
+  const margin = { top: 12, right: 14, bottom: 30, left: 44 };
   const x = scalePoint<string>({
     domain: data.map((d) => d.date),
     range: [margin.left, width - margin.right],
+    // One day alone sits in the middle, not on the axis.
+    padding: data.length === 1 ? 0.5 : 0,
   });
   const max = Math.max(1, ...data.flatMap((d) => [d.revenue, d.cost]));
   const y = scaleLinear<number>({
@@ -29,42 +33,82 @@ export default function RevenueCostChart({ data, title }: { data: Point[]; title
     range: [height - margin.bottom, margin.top],
     nice: true,
   });
-  const every = Math.max(1, Math.ceil(data.length / 6));
+  const yTicks = y.ticks(phone ? 4 : 5);
+  const xTicks = dayTicks(
+    data.map((d) => d.date),
+    width - margin.left - margin.right,
+  );
   return (
-    <figure style={{ margin: 0 }}>
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label={title}>
-        <title>{title}</title>
-        <Group>
-          {SERIES.map((s) => (
-            <LinePath
-              key={s.key}
-              data={data}
-              x={(d) => x(d.date) ?? 0}
-              y={(d) => y(d[s.key])}
-              stroke={s.color}
-              strokeWidth={2.5}
-            />
+    <svg width={width} height={height} role="img" aria-label={title} className="chart">
+      <title>{title}</title>
+      {yTicks.map((t) => (
+        <line
+          key={t}
+          x1={margin.left}
+          x2={width - margin.right}
+          y1={y(t)}
+          y2={y(t)}
+          stroke={CHART_COLORS.grid}
+        />
+      ))}
+      {SERIES.map((s) => (
+        <g key={s.key}>
+          <LinePath
+            data={data}
+            x={(d) => x(d.date) ?? 0}
+            y={(d) => y(d[s.key])}
+            stroke={s.color}
+            strokeWidth={2.5}
+          />
+          {data.map((d) => (
+            <circle key={d.date} cx={x(d.date) ?? 0} cy={y(d[s.key])} r={3} fill={s.color} />
           ))}
-          <AxisLeft
-            left={margin.left}
-            scale={y}
-            numTicks={5}
-            tickFormat={(v) => `${Number(v) >= 1000 ? `${Math.round(Number(v) / 1000)}k` : v}`}
-          />
-          <AxisBottom
-            top={height - margin.bottom}
-            scale={x}
-            tickValues={data.filter((_, i) => i % every === 0).map((d) => d.date)}
-            tickFormat={(d) => String(d).slice(5)}
-          />
-        </Group>
-      </svg>
+        </g>
+      ))}
+      <AxisLeft
+        left={margin.left}
+        scale={y}
+        tickValues={yTicks}
+        hideTicks
+        hideAxisLine
+        tickFormat={(v) => compact.format(Number(v))}
+        tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 4 }}
+      />
+      <AxisBottom
+        top={height - margin.bottom}
+        scale={x}
+        tickValues={xTicks}
+        stroke={CHART_COLORS.muted}
+        tickStroke={CHART_COLORS.muted}
+        tickFormat={(d) => dayLabel(String(d))}
+        // The first and last dates stay inside the chart.
+        tickLabelProps={(_, i, ticks) => ({
+          ...tickLabel,
+          textAnchor:
+            xTicks.length > 1 && i === ticks.length - 1
+              ? 'end'
+              : i === 0 && xTicks.length > 1 && x(xTicks[0]!) === margin.left
+                ? 'start'
+                : 'middle',
+        })}
+      />
+    </svg>
+  );
+}
+
+/** Daily revenue and costs as two lines with a dot per day; amounts in KES (45K = 45,000). */
+export default function RevenueCostChart({ data, title }: { data: Point[]; title: string }) {
+  if (data.length === 0) return <p className="muted">No revenue or costs in this range.</p>;
+  return (
+    <figure className="chart-figure">
+      <ChartFrame>{(width) => <Lines data={data} title={title} width={width} />}</ChartFrame>
       <figcaption className="legend">
         {SERIES.map((s) => (
           <span key={s.key}>
             <span className="swatch" style={{ background: s.color }} /> {s.label}
           </span>
         ))}
+        <span>Amounts in KES (45K = 45,000)</span>
       </figcaption>
     </figure>
   );

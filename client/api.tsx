@@ -1,0 +1,75 @@
+/**
+ * The API layer (tRPC over TanStack Query): one query cache and one client for the whole visit. A
+ * chunk of its own, loaded with the first screen that calls the API, so the landing page can hydrate
+ * (and be typed into) before it arrives.
+ */
+import { onlineManager, QueryClientProvider } from '@tanstack/react-query';
+import { createTRPCQueryUtils, getQueryKey } from '@trpc/react-query';
+import { type ComponentType, type ReactNode, use } from 'react';
+import type { TPricingInfo } from '../shared/schemas/pricing';
+import { OfflineBanner, OutboxPanel } from './offline/OfflineStatus';
+import { onOutboxSent, startOutbox } from './offline/outbox';
+import { persistQueries, restoreQueries } from './offline/persist';
+import { readPrerendered } from './prerendered';
+import { createQueryClient, createTrpcClient, trpc } from './trpc';
+
+const queryClient = createQueryClient();
+const trpcClient = createTrpcClient();
+const utils = createTRPCQueryUtils({ queryClient, client: trpcClient });
+
+// The prices the server rendered the page with are the answer the page would ask for.
+const prerendered = readPrerendered(typeof document === 'undefined' ? undefined : document);
+if (prerendered)
+  queryClient.setQueryData(getQueryKey(trpc.pricing.get, undefined, 'query'), prerendered.pricing);
+
+// Offline (issue 14): TanStack Query starts assuming online; a phone opened without signal is not.
+if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
+/** The signed-in staff member's last screens, back from IndexedDB before the first screen renders. */
+const restored = typeof window === 'undefined' ? Promise.resolve() : restoreQueries(queryClient);
+let isRestored = false;
+void restored.then(() => {
+  isRestored = true;
+});
+/**
+ * Resolves once the kept screens are back. The routes wait for it before they render a screen
+ * (client/routes.tsx), so the first render does not suspend: a suspended screen first shows the empty
+ * loading page, and React holds the real one back for 300 ms after that.
+ */
+export function apiReady(): Promise<void> {
+  return restored;
+}
+if (typeof window !== 'undefined') {
+  void restored.then(() => persistQueries(queryClient));
+  // A queued write that reached the server: every screen's lists reload.
+  onOutboxSent(() => void queryClient.invalidateQueries());
+  startOutbox();
+}
+
+export function ApiProvider({ children }: { children: ReactNode }) {
+  return (
+    <trpc.Provider client={trpcClient} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </trpc.Provider>
+  );
+}
+
+/** A screen inside the API layer. */
+export function withApi<P extends object>(Component: ComponentType<P>): ComponentType<P> {
+  function WithApi(props: P) {
+    if (!isRestored) use(restored);
+    return (
+      <ApiProvider>
+        <OfflineBanner />
+        <OutboxPanel />
+        <Component {...props} />
+      </ApiProvider>
+    );
+  }
+  WithApi.displayName = `WithApi(${Component.displayName ?? Component.name})`;
+  return WithApi;
+}
+
+/** The live pricing, from the cache while it is fresh (5 minutes). */
+export function fetchPricing(): Promise<TPricingInfo> {
+  return utils.pricing.get.ensureData(undefined, { staleTime: 5 * 60_000 });
+}

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
+import type { TListedOrder } from '../../../shared/schemas/orders';
+import { errorMessage, trpc } from '../../trpc';
+import { Badge, loadTone } from '../../ui/Badge';
+import { useConfirm } from '../../ui/ConfirmDialog';
+import { useAuthedImage } from '../../ui/useAuthedImage';
+import { isActive, tonnesToSchedule } from './loads';
+
+type Load = TListedOrder['assignments'][number];
+
+/** After a load or payment moves, the lists, the overview and the yard stock move with it. */
+export function useOrdersRefresh() {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.admin.orders.list.invalidate();
+    void utils.admin.dashboard.get.invalidate();
+    void utils.admin.stock.invalidate();
+  };
+}
+
+export const truckOf = (load: Pick<Load, 'plate' | 'truck_id'>) => load.plate ?? load.truck_id;
+
+/** A load that went out before the order's payment was confirmed (ADMIN's override). */
+export const beforePayment = (load: Load) =>
+  load.status !== 'CANCELLED' &&
+  (load as { scheduledBeforePayment?: boolean }).scheduledBeforePayment === true;
+
+/**
+ * What operations checks of a delivered load: the proof's photo, the code or the receiver's name (flagged
+ * when the customer gave no code), who recorded it and when; or that it was marked delivered by hand.
+ */
+function ProofLine({ load }: { load: Load }) {
+  const proof = load.proof;
+  const photo = useAuthedImage(proof ? proof.photoUrl.replace(/^\/api\/uploads\//, '') : null);
+  if (load.status !== 'DELIVERED') return null;
+  if (!proof)
+    return load.withoutProof ? (
+      <div className="load__proof">
+        <Badge tone="warn">Delivered without proof</Badge>{' '}
+        <span className="muted">marked by hand; no photo or code</span>
+      </div>
+    ) : null;
+  return (
+    <div className="load__proof">
+      {photo ? (
+        <a href={photo} target="_blank" rel="noreferrer">
+          <img src={photo} alt={`Proof of delivery: ${truckOf(load)}`} className="load__proof-photo" />
+        </a>
+      ) : null}
+      <div>
+        {proof.method === 'code' ? (
+          <Badge tone="good">Delivery code given</Badge>
+        ) : (
+          <Badge tone="warn">No code: check</Badge>
+        )}{' '}
+        {proof.receiverName ? <span>Received by {proof.receiverName}</span> : null}
+        <div className="muted">
+          {proof.recordedBy ? `${proof.recordedBy}, ` : ''}
+          {formatDateTime(proof.recordedAt)}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An order's loads with their moves: In transit, Mark delivered, and Cancel load after a confirmation
+ * that says what cancelling does. `leaveOut` is the load whose delivery the card's main button offers.
+ */
+export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: number }) {
+  const refresh = useOrdersRefresh();
+  const [error, setError] = useState<string | null>(null);
+  const confirm = useConfirm();
+  const move = trpc.admin.orders.setAssignmentStatus.useMutation({
+    onSuccess: () => {
+      setError(null);
+      refresh();
+    },
+    onError: (e) => setError(errorMessage(e, 'Failed to update assignment.')),
+  });
+
+  function cancel(load: Load) {
+    const left = tonnesToSchedule(order) + load.tonnes;
+    confirm.ask({
+      title: 'Cancel this load?',
+      body: (
+        <>
+          <p>
+            <strong>
+              {truckOf(load)} · {formatTonnes(load.tonnes)}
+            </strong>{' '}
+            for order #{order.id} ({order.site}) will be cancelled.
+          </p>
+          <p>
+            {load.driver ?? 'The driver'} and the truck are freed, and the order has {formatTonnes(left)} to
+            schedule again. A cancelled load cannot be reopened.
+          </p>
+        </>
+      ),
+      confirmLabel: 'Cancel load',
+      cancelLabel: 'Keep load',
+      onConfirm: () => move.mutate({ id: load.id, status: 'CANCELLED' }),
+    });
+  }
+
+  if (order.assignments.length === 0) return <p className="muted">No loads yet.</p>;
+  return (
+    <>
+      <ul className="loads" aria-label={`Loads of order ${order.id}`}>
+        {order.assignments.map((a) => (
+          <li key={a.id} className="load">
+            <div className="load__line">
+              {truckOf(a)} · {formatTonnes(a.tonnes)} · {a.driver ?? 'no driver'}{' '}
+              <Badge tone={loadTone(a.status)}>{a.status}</Badge>
+            </div>
+            {a.outsideWindow && a.status !== 'CANCELLED' ? (
+              <div className="load__flag">
+                <Badge tone="warn">Outside transport hours</Badge>
+                {order.overnight_pour ? <span className="muted"> overnight pour requested</span> : null}
+              </div>
+            ) : null}
+            {a.overrideReason ? (
+              <div className="load__flag">
+                <Badge tone="bad">Over legal limit</Badge> <span>ADMIN override: {a.overrideReason}</span>
+              </div>
+            ) : null}
+            <ProofLine load={a} />
+            {isActive(a) ? (
+              <div className="row-actions">
+                {a.status === 'SCHEDULED' ? (
+                  <button
+                    type="button"
+                    className="button button--small button--secondary"
+                    aria-label={`In transit: ${truckOf(a)}`}
+                    disabled={move.isPending}
+                    onClick={() => move.mutate({ id: a.id, status: 'IN_TRANSIT' })}
+                  >
+                    In transit
+                  </button>
+                ) : null}
+                {a.id !== leaveOut ? (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    aria-label={`Mark delivered: ${truckOf(a)}`}
+                    disabled={move.isPending}
+                    onClick={() => move.mutate({ id: a.id, status: 'DELIVERED' })}
+                  >
+                    Mark delivered
+                  </button>
+                ) : null}
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  aria-label={`Cancel load: ${truckOf(a)}`}
+                  disabled={move.isPending}
+                  onClick={() => cancel(a)}
+                >
+                  Cancel load
+                </button>
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <div role="alert" className="field__error">
+          {error}
+        </div>
+      ) : null}
+      {confirm.dialog}
+    </>
+  );
+}
+
+/** Delivers one load: the main button of a card whose next step is a delivery. */
+export function useDeliver() {
+  const refresh = useOrdersRefresh();
+  return trpc.admin.orders.setAssignmentStatus.useMutation({ onSuccess: refresh });
+}

@@ -1,0 +1,149 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatMoney } from '../../../shared/domain/format';
+import { normaliseMsisdn, splitAmount, stkAmountKes } from '../../../shared/domain/mpesa';
+import { MPESA_MESSAGES, type TStkPushAccepted } from '../../../shared/schemas/mpesa';
+import { errorMessage, trpc } from '../../trpc';
+import { Alert, TextField } from '../../ui/forms';
+
+/** How often the screen asks where the prompt stands, and for how long before it stops asking. */
+const POLL_MS = 2_000;
+const GIVE_UP_MS = 3 * 60_000;
+
+/** The M-Pesa settings the screens follow: the paybill, and whether the phone prompt is offered. */
+export function useMpesaOptions() {
+  return trpc.mpesa.options.useQuery(undefined, { staleTime: 5 * 60_000 });
+}
+
+/**
+ * Pay by M-Pesa prompt (STK push): the customer's phone gets the payment request for the order's balance
+ * (KES 250,000 at most a prompt), enters the PIN there, and this follows the result until it is known.
+ * Hidden when the server does not offer the prompt or nothing is owed. A guest passes the order's
+ * paymentToken.
+ */
+export function MpesaPay({
+  orderId,
+  accountRef,
+  balance,
+  paymentToken,
+  defaultPhone = '',
+}: {
+  orderId: number;
+  accountRef: string;
+  /** KES still owed. */
+  balance: number;
+  paymentToken?: string | undefined;
+  defaultPhone?: string;
+}) {
+  const headingId = useId();
+  const options = useMpesaOptions();
+  const utils = trpc.useUtils();
+  const [phone, setPhone] = useState(defaultPhone);
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [prompt, setPrompt] = useState<TStkPushAccepted | null>(null);
+  const [gaveUp, setGaveUp] = useState(false);
+  const push = trpc.mpesa.stkPush.useMutation({
+    onSuccess: (accepted) => {
+      setGaveUp(false);
+      setPrompt(accepted);
+    },
+  });
+  useEffect(() => {
+    if (!prompt) return;
+    const timer = setTimeout(() => setGaveUp(true), GIVE_UP_MS);
+    return () => clearTimeout(timer);
+  }, [prompt]);
+  const status = trpc.mpesa.stkStatus.useQuery(
+    { id: orderId, checkoutRequestId: prompt?.checkoutRequestId ?? '', paymentToken },
+    {
+      enabled: prompt !== null,
+      refetchInterval: (q) =>
+        !gaveUp && (!q.state.data || q.state.data.status === 'PENDING') ? POLL_MS : false,
+    },
+  );
+  const result = prompt && status.data?.checkoutRequestId === prompt.checkoutRequestId ? status.data : null;
+  const settled = result?.status === 'PAID';
+  const announced = useRef<string | null>(null);
+  useEffect(() => {
+    // The order lists follow a payment as soon as it is known.
+    if (result && result.status !== 'PENDING' && announced.current !== result.checkoutRequestId) {
+      announced.current = result.checkoutRequestId;
+      void utils.orders.my.invalidate();
+    }
+  }, [result, utils]);
+
+  if (!options.data?.stk) return null;
+  const owed = result ? result.order.balance : balance;
+  if (owed <= 0 && !settled) return null;
+
+  const send = () => {
+    const msisdn = normaliseMsisdn(phone);
+    if (!msisdn) {
+      setPhoneError(MPESA_MESSAGES.phoneInvalid);
+      return;
+    }
+    setPhoneError(null);
+    push.mutate({ id: orderId, phone, ...(paymentToken ? { paymentToken } : {}) });
+  };
+  const waiting = prompt !== null && (!result || result.status === 'PENDING') && !gaveUp;
+  const canSend = !waiting && owed > 0 && (result?.status !== 'FAILED' || result.retry);
+  const nextPrompt = splitAmount(stkAmountKes(Math.round(owed * 100)))[0] ?? 0;
+
+  return (
+    <section className="mpesa-pay" aria-labelledby={headingId}>
+      <h3 id={headingId}>Pay with M-Pesa on your phone</h3>
+      <p className="muted">
+        We send the payment request to your phone for account <strong className="mono">{accountRef}</strong>
+        {owed > 250_000 ? '; above KES 250,000 it comes in parts, one prompt at a time' : ''}.
+      </p>
+      {push.error ? <Alert>{errorMessage(push.error, MPESA_MESSAGES.unreachable)}</Alert> : null}
+      {waiting ? (
+        <div className="mpesa-pay__waiting" role="status">
+          <strong>{MPESA_MESSAGES.checkYourPhone}</strong>
+          <span>
+            {formatMoney(prompt.amount)}
+            {prompt.parts > 1 ? ` (payment ${prompt.part} of ${prompt.parts})` : ''} to {accountRef}
+          </span>
+        </div>
+      ) : null}
+      {gaveUp && (!result || result.status === 'PENDING') ? (
+        <Alert tone="warning">
+          M-Pesa has not told us the result yet. If you entered your PIN, the payment shows here within
+          minutes; otherwise send the prompt again.
+        </Alert>
+      ) : null}
+      {result?.status === 'PAID' ? (
+        <Alert tone="success">
+          {result.message}
+          {result.receipt ? ` M-Pesa receipt ${result.receipt}.` : ''}{' '}
+          {result.order.balance > 0
+            ? `${formatMoney(result.order.balance)} still to pay.`
+            : 'Your order is confirmed: dispatch schedules your trucks.'}
+        </Alert>
+      ) : null}
+      {result?.status === 'FAILED' ? <Alert tone="warning">{result.message}</Alert> : null}
+      {canSend ? (
+        <div className="mpesa-pay__form">
+          <TextField
+            label="M-Pesa phone number"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            placeholder="07XX XXX XXX"
+            value={phone}
+            error={phoneError}
+            onChange={(e) => setPhone(e.target.value)}
+          />
+          <button type="button" className="button" onClick={send} disabled={push.isPending}>
+            {push.isPending
+              ? 'Sending…'
+              : result?.status === 'FAILED' || gaveUp
+                ? 'Send the prompt again'
+                : settled
+                  ? 'Pay the next part'
+                  : `Send payment prompt · ${formatMoney(nextPrompt)}`}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
