@@ -2,6 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, launchBrowser, newPage, openMenuIfCollapsed, PHONE } from './support/browser';
 
+const PHONE_360 = { width: 360, height: 740 };
+
 const baseURL = inject('baseURL');
 let browser: Browser;
 
@@ -25,6 +27,7 @@ describe('customer journey', () => {
     await page.getByLabel('Your name').fill('Njoroge Construction');
     await page.getByLabel('Phone').fill('0711000222');
     await page.getByLabel('Date needed').fill('2026-12-15');
+    await page.getByLabel('Request an overnight pour (delivery outside 06:00–18:00)').check();
     await page.getByLabel('Create a portal login to track this order').check();
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect
@@ -49,6 +52,16 @@ describe('customer journey', () => {
     expect(await page.getByText('303030').isVisible()).toBe(true);
     expect(await page.getByText(/Your portal login is ready/).isVisible()).toBe(true);
     expect(await page.getByText('KES 64,000').isVisible()).toBe(true);
+    // The overnight-pour request went with the order.
+    const guestToken = await page.evaluate(() => localStorage.getItem('token'));
+    const guestOrders = await api<{ overnight_pour: boolean }[]>(
+      baseURL,
+      'GET',
+      '/api/orders/my',
+      undefined,
+      guestToken!,
+    );
+    expect(guestOrders.map((o) => o.overnight_pour)).toEqual([true]);
     await page.screenshot({ path: '/tmp/mchanga-guest-summary.png', fullPage: true });
     await page.getByRole('button', { name: 'Place another order' }).click();
     await expect
@@ -98,8 +111,17 @@ describe('customer journey', () => {
     await page.getByLabel('Distance (km, optional)').fill('18');
     await expect.poll(() => page.getByText('KES 99,000').isVisible()).toBe(true);
     expect(await page.getByText('manual distance').isVisible()).toBe(true);
+    await page.getByLabel('Request an overnight pour (delivery outside 06:00–18:00)').check();
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect.poll(() => page.getByText(/^#\d+$/).isVisible()).toBe(true);
+    const mine = await api<{ overnight_pour: boolean }[]>(
+      baseURL,
+      'GET',
+      '/api/orders/my',
+      undefined,
+      reg.token,
+    );
+    expect(mine.map((o) => o.overnight_pour)).toEqual([true]);
 
     const send = page.getByRole('button', { name: 'Send payment confirmation' });
     expect(await send.isEnabled()).toBe(true);
@@ -112,7 +134,98 @@ describe('customer journey', () => {
 
     await page.goto('/customer');
     await expect.poll(() => page.getByText('Awaiting Payment Review').isVisible()).toBe(true);
-    expect(await page.getByText('SUBMITTED').isVisible()).toBe(true);
+    // The order's payment status badge, and the payment itself in the order's payments list.
+    expect(await page.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    const payments = page.getByRole('list', { name: /^Payments of order #\d+$/ });
+    expect(await payments.getByText('QJK4XYZ123').isVisible()).toBe(true);
+    expect(await payments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('My Orders closes the payment loop on a phone, and /order step 3 picks up the unpaid order after a reload', async () => {
+    const email = `loop-${Date.now()}@example.co.ke`;
+    const reg = await api<{ token: string; user: { role: string; name: string; email: string } }>(
+      baseURL,
+      'POST',
+      '/api/auth/register',
+      { name: 'Baraka Mwangi', email, phone: '0700333444', password: 'loop-pass-12' },
+    );
+    const order = await api<{ id: number }>(
+      baseURL,
+      'POST',
+      '/api/orders',
+      { site: 'Witeithie, Juja', sandType: 'coarse', trucks: 2, distanceKm: 12 },
+      reg.token,
+    );
+    const { context, page } = await newPage(browser, baseURL, PHONE_360);
+    await page.goto('/');
+    await page.evaluate(
+      ([token, user]) => {
+        const u = user as { role: string; name: string; email: string };
+        localStorage.setItem('token', token as string);
+        localStorage.setItem('role', u.role);
+        localStorage.setItem('userName', u.name);
+        localStorage.setItem('userEmail', u.email);
+      },
+      [reg.token, reg.user] as const,
+    );
+
+    // A fresh load of /order (no order placed in this visit) takes up the order that waits for payment.
+    await page.goto('/order');
+    await expect
+      .poll(() => page.getByText(`Your order #${order.id} is waiting for its payment.`).isVisible())
+      .toBe(true);
+    expect(await page.getByRole('button', { name: 'Send payment confirmation' }).isEnabled()).toBe(true);
+
+    await page.goto('/customer');
+    const card = page.getByRole('article', { name: new RegExp(`^Order #${order.id} `) });
+    await expect
+      .poll(() => card.getByRole('heading', { name: `Pay for order #${order.id}` }).isVisible())
+      .toBe(true);
+    // The payment options: M-Pesa Pay Bill to a bank paybill, with the account to quote.
+    expect(await card.getByText(/Lipa na M-Pesa/).isVisible()).toBe(true);
+    for (const bank of ['ABSA', 'Equity', 'KCB', 'NCBA', 'Cooperative']) {
+      expect(await card.locator('.bank-list').getByText(bank, { exact: true }).isVisible(), bank).toBe(true);
+    }
+    expect(await card.getByText('247247').isVisible()).toBe(true);
+    expect(
+      await card
+        .locator('.bank')
+        .first()
+        .getByText(/^Account /)
+        .isVisible(),
+    ).toBe(true);
+
+    // The rules of order step 3: the reference is required.
+    const send = card.getByRole('button', { name: 'Send payment confirmation' });
+    await send.click();
+    await expect.poll(() => card.getByRole('alert').textContent()).toBe('Payment reference is required.');
+    await card.getByLabel('Paid through').selectOption('M-Pesa paybill');
+    await card.getByLabel('Payment reference').fill('RKL8MNB2QZ');
+    await card.getByLabel('Message (optional)').fill('Paid from the site account');
+    await send.click();
+    await expect
+      .poll(() =>
+        card.getByText('Payment confirmation received. Order status: Awaiting Payment Review.').isVisible(),
+      )
+      .toBe(true);
+    // The row itself shows the new status, and the form is gone.
+    expect(await card.getByRole('heading', { name: /Order #\d+ Awaiting Payment Review/ }).isVisible()).toBe(
+      true,
+    );
+    // The payment status badge in the order's facts, and the payment in its payments list.
+    expect(await card.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    const cardPayments = card.getByRole('list', { name: /^Payments of order #\d+$/ });
+    expect(await cardPayments.getByText('RKL8MNB2QZ').isVisible()).toBe(true);
+    expect(await cardPayments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Send payment confirmation' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    // Nothing waits for a payment any more: /order starts a new order.
+    await page.goto('/order');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText(/is waiting for its payment/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send payment confirmation' }).isDisabled()).toBe(true);
     await context.close();
   });
 });

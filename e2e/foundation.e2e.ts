@@ -42,6 +42,7 @@ describe('foundation', () => {
       'Costs',
       'Finance',
       'Audit',
+      'Trips',
       'Fleet',
       'AI',
     ]);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, PHONE, signInThroughForm } from './support/browser';
+import { api, launchBrowser, newPage, PHONE, signInThroughForm } from './support/browser';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 describe('worker intelligence', () => {
-  it('the AI tab refreshes, a briefing run publishes an article the briefings page shows, and Telegram routing saves a chat id', async () => {
+  it('the AI tab refreshes, opens the queue dashboard, a briefing run publishes an article the briefings page shows, and Telegram routing saves a chat id', async () => {
     const { context, page } = await newPage(browser, baseURL);
     await signInThroughForm(page, inject('adminEmail'), inject('adminPassword'));
     await page.waitForURL('**/ops');
@@ -24,6 +24,15 @@ describe('worker intelligence', () => {
       .toBe(true);
     expect(await page.getByRole('heading', { name: 'Alerts to review' }).isVisible()).toBe(true);
     expect(await page.getByText('No insights yet.').count()).toBe(0);
+
+    // The dashboard's cookie comes from admin.queues.session over tRPC; embedded mode explains itself.
+    const [dashboard] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Open queue dashboard' }).click(),
+    ]);
+    await expect.poll(() => dashboard.getByRole('heading', { name: 'Job queues' }).isVisible()).toBe(true);
+    expect(new URL(dashboard.url()).pathname).toBe('/admin/queues');
+    await dashboard.close();
 
     await page.getByRole('button', { name: 'Run the morning briefing now' }).click();
     await expect.poll(() => page.getByText(/The briefing run has started/).isVisible()).toBe(true);
@@ -48,9 +57,22 @@ describe('worker intelligence', () => {
       .poll(() => phone.page.locator('.article-card').count(), { timeout: 10_000 })
       .toBeGreaterThan(0);
     const card = phone.page.locator('.article-card').first();
-    expect(await card.getByText('Operations insight').isVisible()).toBe(true);
+    // The morning run writes the day's topic of the public rotation: the card shows that topic, and
+    // Continue reading opens the article's own first paragraph.
+    const [latest] = await api<Array<{ topic: string | null; body: string }>>(
+      baseURL,
+      'GET',
+      '/api/articles?limit=1',
+    );
+    expect(await card.getByText(latest!.topic || 'Operations insight', { exact: true }).isVisible()).toBe(
+      true,
+    );
     await card.getByRole('button', { name: 'Continue reading' }).click();
-    await expect.poll(() => card.getByText(/Dispatch runs 06:30-19:00/).isVisible()).toBe(true);
+    const opening = latest!.body
+      .split(/\n{2,}/)[0]!
+      .replace(/^#+\s*/, '')
+      .slice(0, 60);
+    await expect.poll(() => card.locator('.article-card__body').getByText(opening).isVisible()).toBe(true);
     await card.getByRole('button', { name: 'Hide article' }).click();
     await phone.page.goto('/');
     await expect

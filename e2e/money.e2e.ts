@@ -75,6 +75,12 @@ describe('money integrity', () => {
       .poll(() => page.getByRole('heading', { name: 'Possible duplicate fuel log' }).isVisible())
       .toBe(true);
     expect(await page.getByText('Potential duplicate fuel entry detected.').isVisible()).toBe(true);
+    // The panel names the truck and its figures as the list does: plate, litres, "120,450 km".
+    const panel = page.getByRole('region', { name: 'Possible duplicate fuel log' });
+    expect(await panel.getByText(plate, { exact: true }).count()).toBe(2);
+    expect(await panel.getByText('120,450 km', { exact: true }).count()).toBe(2);
+    expect(await panel.getByText('60 litres', { exact: true }).isVisible()).toBe(true);
+    expect(await panel.getByText(truckId, { exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Confirm and flag duplicate' }).click();
     await expect.poll(() => page.getByText(/Marked as duplicate for audit/).isVisible()).toBe(true);
     expect(await page.locator('.fuel-entry').count()).toBe(3);
@@ -89,7 +95,9 @@ describe('money integrity', () => {
     await openTab(page, 'Finance');
     const costsCard = page.locator('.stat').filter({ hasText: 'Costs (KES)' }).locator('.stat__value');
     await expect.poll(() => costsCard.textContent()).toMatch(/KES/);
-    const costsBefore = Number((await costsCard.textContent())!.replace(/[^0-9]/g, ''));
+    // In cents: the total may carry them ("KES 215,780.50").
+    const cents = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.]/g, '')) * 100);
+    const costsBefore = cents(await costsCard.textContent());
 
     await openTab(page, 'Costs');
     const addCost = async () => {
@@ -148,6 +156,11 @@ describe('money integrity', () => {
     await fuelCard.getByLabel(/Void reason/).fill('Pump attendant entered it twice');
     expect(await fuelCard.getByLabel('Also void the linked cost').isChecked()).toBe(true);
     await fuelCard.getByRole('button', { name: 'Void' }).click();
+    // Voiding asks first, saying what it does.
+    const question = page.getByRole('alertdialog', { name: /^Void fuel log #\d+\?$/ });
+    await expect.poll(() => question.getByText(/leaves every total/).isVisible()).toBe(true);
+    expect(await question.getByText('Its linked cost entry is voided with it.').isVisible()).toBe(true);
+    await question.getByRole('button', { name: 'Void record' }).click();
     const voidedCard = page.locator('.audit-record').filter({ hasText: 'Pump attendant entered it twice' });
     await expect.poll(() => voidedCard.getByText('voided', { exact: true }).isVisible()).toBe(true);
     expect(await voidedCard.getByRole('button', { name: 'Void' }).isDisabled()).toBe(true);
@@ -156,9 +169,16 @@ describe('money integrity', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     // Two brake-pad costs (7,250 each) came in; the voided duplicate fuel log's 3,500 went out.
     await expect
-      .poll(async () => Number(((await costsCard.textContent()) ?? '').replace(/[^0-9]/g, '')))
-      .toBe(costsBefore + 2 * 7250 - 3500);
-    await expect.poll(() => page.getByRole('cell', { name: plate }).isVisible()).toBe(true);
+      .poll(async () => cents(await costsCard.textContent()))
+      .toBe(costsBefore + (2 * 7250 - 3500) * 100);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('region', { name: 'Per-truck Breakdown' })
+          .getByRole('cell', { name: plate })
+          .isVisible(),
+      )
+      .toBe(true);
     await expect
       .poll(() => page.getByRole('img', { name: 'Revenue vs Costs (daily)' }).isVisible())
       .toBe(true);

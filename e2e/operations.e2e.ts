@@ -107,16 +107,46 @@ describe('operations workspace', () => {
 
     await openTab(page, 'Orders');
     const row = page.getByRole('row').filter({ hasText: `Kamakis plot ${suffix}` });
-    await expect.poll(() => row.getByText('SUBMITTED').isVisible()).toBe(true);
-    await row.getByRole('button', { name: 'Confirm payment' }).click();
-    await expect.poll(() => row.getByText('CONFIRMED').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('SUBMITTED').first().isVisible()).toBe(true);
+    // The row lists the order's payments: method and reference as the customer gave them.
+    const payments = row.getByRole('list', { name: `Payments of order #${order.id}` });
+    expect(await payments.getByText('KCB', { exact: true }).isVisible()).toBe(true);
+    expect(await payments.getByText(`KCB${suffix}`).isVisible()).toBe(true);
+    // The payment review and the truck assignment open in a sheet over the table.
+    await row.getByRole('button', { name: 'Review payment' }).click();
+    await page
+      .getByRole('dialog', { name: `Review payment · order #${order.id}` })
+      .getByRole('button', { name: 'Confirm payment' })
+      .click();
+    await expect.poll(() => payments.getByText('CONFIRMED').isVisible()).toBe(true);
     expect(await row.getByText('Received').isVisible()).toBe(true);
-    await row.getByLabel(`Truck for order ${order.id}`).selectOption(truckId);
-    await row.getByLabel(`Driver for order ${order.id}`).selectOption(driverId);
-    await row.getByRole('button', { name: 'Add assignment' }).click();
+    await row.getByRole('button', { name: 'Assign truck' }).click();
+    const sheet = page.getByRole('dialog', { name: `Assign truck · order #${order.id}` });
+    await expect.poll(() => sheet.getByText('20 t', { exact: true }).isVisible()).toBe(true);
+    await sheet.getByLabel('Truck').selectOption(truckId);
+    await sheet.getByLabel('Driver').selectOption(driverId);
+    await sheet.getByRole('button', { name: 'Schedule load' }).click();
     await expect.poll(() => row.getByText('SCHEDULED').isVisible()).toBe(true);
     await row.getByRole('button', { name: 'Delivered' }).click();
     await expect.poll(() => row.getByText('Delivered', { exact: true }).isVisible()).toBe(true);
+    // Marked by hand, with no photo or code: operations sees it flagged.
+    const loads = await api<Array<{ withoutProof: boolean; history: Array<{ source: string; by: string }> }>>(
+      baseURL,
+      'GET',
+      `/api/admin/orders/${order.id}/assignments`,
+      undefined,
+      adminToken,
+    );
+    expect(loads[0]).toMatchObject({ withoutProof: true });
+    expect(loads[0]!.history.at(-1)).toMatchObject({ source: 'manual' });
+    // On a 360 px phone the order is a card that still lists its payment, with nothing wider than the screen.
+    await page.setViewportSize({ width: 360, height: 800 });
+    const card = page.getByRole('list', { name: `Payments of order #${order.id}` });
+    await expect.poll(() => card.getByText(`KCB${suffix}`).isVisible()).toBe(true);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/ops-orders-360.png' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await openTab(page, 'Stock');
     await expect

@@ -28,8 +28,20 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts the app exactly as the README says (`npm start`, embedded default) in a fresh data directory. */
-export default async function setup(project: TestProject) {
+export interface RunningApp {
+  baseURL: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the app exactly as the README says (`npm start`, embedded default) in a fresh data directory.
+ * The global setup starts one for the browser tests; a test file whose data must not meet the others'
+ * (the screen walk) starts its own.
+ */
+export async function startApp(
+  /** Extra settings for this app, given its base URL (e.g. MPESA_* pointing at a fake Daraja, PUBLIC_URL). */
+  extraEnv?: (baseURL: string) => Record<string, string>,
+): Promise<RunningApp> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       'Chromium is missing: run `apt-get install -y chromium` (browser tests use /usr/bin/chromium).',
@@ -49,6 +61,7 @@ export default async function setup(project: TestProject) {
     ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
   });
+  if (extraEnv) Object.assign(env, extraEnv(`http://127.0.0.1:${port}`));
   const child: ChildProcess = spawn('npm', ['start'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,11 +89,7 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => setTimeout(r, 300));
   }
 
-  project.provide('baseURL', baseURL);
-  project.provide('adminEmail', ADMIN_EMAIL);
-  project.provide('adminPassword', ADMIN_PASSWORD);
-
-  return async () => {
+  const stop = async () => {
     // npm start runs tsx under npm: signal the whole group, as a terminal's Ctrl-C would, and wait
     // until every process of it (the server shutting down gracefully) is gone.
     const group = -child.pid!;
@@ -100,4 +109,13 @@ export default async function setup(project: TestProject) {
     child.stderr?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  return { baseURL, stop };
+}
+
+export default async function setup(project: TestProject) {
+  const app = await startApp();
+  project.provide('baseURL', app.baseURL);
+  project.provide('adminEmail', ADMIN_EMAIL);
+  project.provide('adminPassword', ADMIN_PASSWORD);
+  return app.stop;
 }

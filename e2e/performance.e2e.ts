@@ -1,0 +1,243 @@
+/**
+ * Issue 12 in the browser and in the build that `npm start` made for these tests: the landing budget,
+ * the pre-rendered landing page (readable and typable before its script, hydrated without a mismatch),
+ * and the service worker (precached shell and screens, no API answers, pages working without it).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  DEFAULT_DIST,
+  entryKey,
+  LANDING_BUDGET_BROTLI,
+  readManifest,
+  routeModules,
+  sizeReport,
+  staticClosure,
+} from '../bench/size';
+import { formatMoney } from '../shared/domain/format';
+import type { TPricingInfo } from '../shared/schemas/pricing';
+import { api, launchBrowser, newPage, PHONE } from './support/browser';
+
+const baseURL = inject('baseURL');
+const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
+const PHONE_CONTEXT = { viewport: PHONE, isMobile: true, hasTouch: true };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Collects what would tell of a failed hydration: console errors and uncaught exceptions. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+describe('the build (dist/client, made by npm start)', () => {
+  it('keeps the JavaScript the landing page loads first within 90 KB brotli', () => {
+    // Throws (fails) when the build or its manifest is missing: the budget is never skipped.
+    const report = sizeReport(DEFAULT_DIST, ROUTES_SOURCE);
+    expect(report.landing.brotli).toBeGreaterThan(50 * 1024);
+    expect(report.landing.brotli).toBeLessThanOrEqual(LANDING_BUDGET_BROTLI);
+  });
+
+  it('gives every route a lazy chunk of its own, and keeps zod, the map, the charts and CSV out of the landing', () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    const routes = routeModules(ROUTES_SOURCE);
+    expect(routes.size).toBeGreaterThanOrEqual(10);
+    const entry = entryKey(manifest);
+    for (const [path, module] of routes) {
+      expect(manifest[module]?.isDynamicEntry, path).toBe(true);
+      expect(staticClosure(manifest, [entry]).has(module), path).toBe(false);
+    }
+    const landing = staticClosure(manifest, [entry, routes.get('/')!]);
+    const code = [...landing]
+      .map((k) => readFileSync(join(DEFAULT_DIST, manifest[k]!.file), 'utf8'))
+      .join('\n');
+    for (const marker of ['ZodError', 'maplibre', 'visx', 'Papa.parse'])
+      expect(code, marker).not.toContain(marker);
+  });
+
+  it('has brotli and gzip files next to the built assets and index.html', async () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    const files = ['index.html', ...Object.values(manifest).map((c) => c.file)];
+    for (const file of files) {
+      const raw = readFileSync(join(DEFAULT_DIST, file));
+      if (raw.length < 1024) continue;
+      expect(readFileSync(join(DEFAULT_DIST, `${file}.br`)).length, file).toBeLessThan(raw.length);
+      expect(readFileSync(join(DEFAULT_DIST, `${file}.gz`)).length, file).toBeLessThan(raw.length);
+    }
+  });
+});
+
+describe('the server', () => {
+  it('sends the build precompressed (brotli, else gzip) with Vary, immutable hashed assets and a revalidated shell', async () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    const entry = `/${manifest[entryKey(manifest)]!.file}`;
+    const get = (path: string, acceptEncoding: string) =>
+      fetch(`${baseURL}${path}`, { headers: { 'accept-encoding': acceptEncoding } });
+
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const asset = await get(entry, accept);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(asset.headers.get('vary'), accept).toMatch(/accept-encoding/i);
+      expect(asset.headers.get('content-type')).toMatch(/javascript/);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // What arrives decodes to the built file.
+      expect(await asset.text()).toBe(readFileSync(join(DEFAULT_DIST, entry), 'utf8'));
+
+      // The shell a signed-in screen is answered with, and the service worker: never cached unchecked.
+      for (const path of ['/index.html', '/ops', '/sw.js']) {
+        const res = await get(path, accept);
+        expect(res.headers.get('content-encoding'), `${path} ${accept}`).toBe(encoding);
+        expect(res.headers.get('vary'), path).toMatch(/accept-encoding/i);
+        expect(res.headers.get('cache-control'), path).toBe('no-cache');
+      }
+    }
+
+    const plain = await get(entry, 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(Number(plain.headers.get('content-length'))).toBe(readFileSync(join(DEFAULT_DIST, entry)).length);
+  });
+});
+
+describe('the pre-rendered landing page', () => {
+  it('holds the hero, the live prices, the quote form and the dispatch card before any script', async () => {
+    const pricing = await api<TPricingInfo>(baseURL, 'GET', '/api/pricing');
+    const res = await fetch(`${baseURL}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const html = await res.text();
+    for (const text of [
+      'Sand delivered by the truck load',
+      formatMoney(pricing.basePrice),
+      formatMoney(pricing.incrementAmount),
+      'Get a quote and order',
+      'Delivery site',
+      'Place order',
+      'Dispatch',
+      pricing.dispatch.phone,
+    ])
+      expect(html, text).toContain(text);
+    // The data it was rendered from, for the browser to hydrate with.
+    expect(html).toContain('<script type="application/json" id="mchanga-prerendered">');
+
+    // With scripts off, a phone shows the prices and takes typing.
+    const context = await browser.newContext({ ...PHONE_CONTEXT, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseURL}/`);
+    expect(await page.getByRole('heading', { name: 'Sand delivered by the truck load' }).isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByText(formatMoney(pricing.basePrice), { exact: true }).isVisible()).toBe(true);
+    expect(
+      await page.getByText(`+${formatMoney(pricing.incrementAmount)}`, { exact: true }).isVisible(),
+    ).toBe(true);
+    await page.getByLabel('Delivery site').fill('Kamakis, Ruiru');
+    expect(await page.getByLabel('Delivery site').inputValue()).toBe('Kamakis, Ruiru');
+    await context.close();
+  });
+
+  it('hydrates without a mismatch and keeps what was typed before the script arrived', async () => {
+    const { context, page } = await newPage(browser, baseURL, PHONE);
+    const errors = watchErrors(page);
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await scripts;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.getByLabel('Delivery site').fill('Membley estate, Ruiru');
+    await page.getByLabel('Your name').fill('Wanjiru Kamau');
+    await page.getByLabel('Trucks (20 t each)').selectOption('3');
+    await page.getByLabel('Create a portal login to track this order').check();
+    release();
+
+    // Hydrated: the quote for what was typed (3 trucks to that site) appears, and the login fields open.
+    await expect
+      .poll(() => page.getByText(/^3 × KES [\d,]+ per truck/).isVisible(), { timeout: 20_000 })
+      .toBe(true);
+    expect(await page.getByLabel('Delivery site').inputValue()).toBe('Membley estate, Ruiru');
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Wanjiru Kamau');
+    expect(await page.getByLabel('Portal password', { exact: true }).isVisible()).toBe(true);
+    await page.getByLabel('Delivery site').fill('Juja');
+    await expect.poll(() => page.getByText(/^3 × KES [\d,]+ per truck · [\d.]+ km/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the service worker', () => {
+  it('precaches the shell and the screens (not API answers), so signed-out screens open offline', async () => {
+    const { context, page } = await newPage(browser, baseURL, PHONE);
+    await page.goto('/');
+    const precached = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      // `ready` resolves once a worker is active, which may still be 'activating' (cleaning old caches).
+      const worker = registration.active!;
+      if (worker.state === 'activating')
+        await new Promise((resolve) => worker.addEventListener('statechange', resolve, { once: true }));
+      const names = await caches.keys();
+      const urls: string[] = [];
+      for (const name of names)
+        for (const request of await (await caches.open(name)).keys())
+          urls.push(new URL(request.url).pathname);
+      return { active: registration.active?.state, urls };
+    });
+    expect(precached.active).toBe('activated');
+    const manifest = readManifest(DEFAULT_DIST);
+    for (const module of routeModules(ROUTES_SOURCE).values())
+      expect(precached.urls, module).toContain(`/${manifest[module]!.file}`);
+    expect(precached.urls).toContain('/index.html');
+    expect(precached.urls.filter((u) => u.startsWith('/api/') || u.startsWith('/trpc'))).toEqual([]);
+
+    const sw = await fetch(`${baseURL}/sw.js`);
+    expect(sw.headers.get('cache-control')).toBe('no-cache');
+
+    await context.setOffline(true);
+    await page.goto('/login');
+    await expect.poll(() => page.getByLabel('Email').isVisible(), { timeout: 15_000 }).toBe(true);
+    await context.setOffline(false);
+    await context.close();
+  });
+
+  it('is not needed: with service workers blocked the landing page and sign-in work', async () => {
+    const context = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto('/');
+    await expect
+      .poll(() =>
+        page
+          .getByText(/KES [\d,]+/)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(inject('adminEmail'));
+    await page.getByLabel('Password').fill(inject('adminPassword'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/ops');
+    expect(await page.evaluate(() => navigator.serviceWorker?.controller ?? null)).toBeNull();
+    expect(errors.filter((e) => !/Service worker/.test(e))).toEqual([]);
+    await context.close();
+  });
+});
