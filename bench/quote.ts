@@ -1,91 +1,110 @@
 /**
- * Quote throughput: POST /api/pricing/quote through the full app (REST adapter → procedure → distance
- * heuristic → pricing) against a bare Fastify route answering a constant, both on this machine in the
- * same run. Prints req/s of each and the ratio, plus the quote's server time per request.
- *   npm run bench:quote            (embedded PGlite)
- *   DATABASE_URL=... npm run bench:quote
+ * The REST hot path against a bare Fastify route of the same run: POST /api/pricing/quote,
+ * GET /api/pricing and GET /api/health of the real server (`server/main.ts`, its own process) next to a
+ * bare route answering a constant (another process), loaded by autocannon from this one: 50 connections,
+ * 10 s each, in services mode (PostgreSQL + Redis on this machine) and in the embedded default (PGlite).
+ *   npm run bench:quote                      both modes (services needs PostgreSQL and Redis here)
+ *   npm run bench:quote -- embedded          one mode
+ *   npm run bench:quote -- services --profile   a CPU profile of the quote under load: top five self time
+ *     (BENCH_PROFILE_DIR=dir keeps the .cpuprofile there, for Chrome DevTools)
+ * Budget: the quote and GET /api/pricing ≥ 0.45× the bare route, p99 ≤ 15 ms (services mode).
+ * BENCH_SECONDS and BENCH_CONNECTIONS change the load.
  */
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { createDb } from '../drizzle/db';
-import { buildApp } from '../server/app';
-import { createLimiters } from '../server/auth/rate-limit';
-import { loadConfig } from '../server/config';
-import { createHandlers } from '../worker/handlers';
-import { InProcessRunner } from '../worker/transport/in-process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CONNECTIONS,
+  fmt,
+  type Load,
+  load,
+  type Mode,
+  SECONDS,
+  startBare,
+  startServer,
+  topSelfTime,
+} from './harness';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 20;
+const RATIO_BUDGET = 0.45;
+const P99_BUDGET_MS = 15;
+const body = JSON.stringify({ site: 'Membley estate, Ruiru', trucks: 2, sandType: 'coarse' });
 
-async function load(url: string, body?: string) {
-  const result = await autocannon({
-    url,
-    method: body ? 'POST' : 'GET',
-    headers: { 'content-type': 'application/json' },
-    body,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
+async function profile(mode: Mode) {
+  const keep = process.env.BENCH_PROFILE_DIR;
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'mchanga-prof-'));
+  const server = await startServer({ mode, cpuProfDir: dir });
+  await load(`${server.url}/api/pricing/quote`, { body, seconds: 2 });
+  const quote = await load(`${server.url}/api/pricing/quote`, { body });
+  await server.stop();
+  const top = topSelfTime(dir, SECONDS);
+  console.log(`\n${mode}: POST /api/pricing/quote under load while profiled: ${fmt(quote)}`);
+  console.log(`idle ${(100 * top.idleShare).toFixed(1)}% of samples; of the busy time, top five self time:`);
+  for (const line of top.functions) console.log(`  ${line}`);
+  console.log('by package:');
+  for (const line of top.packages) console.log(`  ${line}`);
+  if (keep) console.log(`profile kept in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+async function measure(mode: Mode) {
+  const server = await startServer({ mode });
+  const bare = await startBare();
+  const urls = {
+    bare: `${bare.url}/bare`,
+    quote: `${server.url}/api/pricing/quote`,
+    pricing: `${server.url}/api/pricing`,
+    health: `${server.url}/api/health`,
+  };
+  // JIT, connection pools and caches settle before anything is measured.
+  await load(urls.bare, { body, seconds: 2 });
+  await load(urls.quote, { body, seconds: 2 });
+  await load(urls.pricing, { seconds: 2 });
+
+  // Each call is measured right after its own baseline, so a busy moment on the machine weighs on both.
+  const rows: Array<{ name: string; call: Load; bare: Load; budget: boolean }> = [];
+  const bareGet = () => load(urls.bare);
+  rows.push({
+    name: 'POST /api/pricing/quote',
+    bare: await load(urls.bare, { body }),
+    call: await load(urls.quote, { body }),
+    budget: true,
   });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  rows.push({
+    name: 'GET /api/pricing',
+    bare: await bareGet(),
+    call: await load(urls.pricing),
+    budget: true,
+  });
+  rows.push({ name: 'GET /api/health', bare: await bareGet(), call: await load(urls.health), budget: false });
+  const rss = server.rss();
+  await bare.stop();
+  await server.stop();
+
+  console.log(
+    `\n${mode} mode (${CONNECTIONS} connections, ${SECONDS} s each; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  for (const { name, call, bare: base, budget } of rows) {
+    const ratio = call.rps / base.rps;
+    const verdict = budget
+      ? ratio >= RATIO_BUDGET && call.p99 <= P99_BUDGET_MS
+        ? '  within budget'
+        : `  OVER BUDGET (≥ ${RATIO_BUDGET}×, p99 ≤ ${P99_BUDGET_MS} ms)`
+      : '';
+    console.log(`  bare route              ${fmt(base)}`);
+    console.log(`  ${name.padEnd(23)} ${fmt(call)}  ratio ${ratio.toFixed(3)}×${verdict}`);
+  }
+  console.log(`  server RSS ${rss.now.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)} MiB)`);
 }
 
 async function main() {
-  const bare = Fastify();
-  bare.post('/bare', async () => ({
-    perTruck: 32000,
-    total: 64000,
-    truckCount: 2,
-    distanceKm: 12,
-    distanceSource: 'manual',
-  }));
-  const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
-
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: process.env.DATA_DIR ?? '/tmp/mchanga-bench',
-    REDIS_URL: undefined,
-    JWT_SECRET: 'x'.repeat(48),
-  });
-  const database = await createDb({ databaseUrl: config.databaseUrl });
-  const jobs = new InProcessRunner(createHandlers({ database }));
-  const app = await buildApp({ database, config, jobs, limiters: createLimiters(), log: console });
-  const appAddress = await app.listen({ port: 0, host: '127.0.0.1' });
-
-  const body = JSON.stringify({ site: 'Membley estate, Ruiru', trucks: 2, sandType: 'coarse' });
-  // Warm both up so JIT and the distance cache are settled before measuring.
-  await autocannon({
-    url: `${appAddress}/api/pricing/quote`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    duration: 2,
-  });
-  await autocannon({
-    url: `${bareAddress}/bare`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    duration: 2,
-  });
-
-  const baseline = await load(`${bareAddress}/bare`, body);
-  const quote = await load(`${appAddress}/api/pricing/quote`, body);
-  const serverMs = 1000 / quote.rps;
-
-  console.log(`database: ${database.driver}; ${CONNECTIONS} connections, ${DURATION_S} s each`);
-  console.log(
-    `bare Fastify route : ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99} ms, errors ${baseline.errors})`,
-  );
-  console.log(
-    `POST /api/pricing/quote: ${quote.rps.toFixed(0)} req/s (p99 ${quote.p99} ms, errors ${quote.errors})`,
-  );
-  console.log(`ratio quote/bare   : ${(quote.rps / baseline.rps).toFixed(3)}`);
-  console.log(`server time/quote  : ${serverMs.toFixed(3)} ms (one core saturated; budget 5 ms)`);
-
-  await app.close();
-  await bare.close();
-  await jobs.close();
-  await database.close();
+  const args = process.argv.slice(2);
+  const modes = args.filter((a): a is Mode => a === 'services' || a === 'embedded');
+  for (const mode of modes.length ? modes : (['services', 'embedded'] as const)) {
+    if (args.includes('--profile')) await profile(mode);
+    else await measure(mode);
+  }
 }
 
 main().catch((err) => {

@@ -1,0 +1,401 @@
+/**
+ * Largest Contentful Paint of the real app in a real Chromium on a slow phone: 360 px, Slow 4G
+ * (150 ms RTT, 1.6 Mbps down, 750 kbps up) and the CPU slowed 4×, each page loaded cold three times
+ * (a fresh browser context: no HTTP cache, no service worker) and the median taken. Each page is
+ * printed next to a bare HTML page holding the same text, loaded the same way in the same run, and
+ * next to its repeat visit (the same context loading the page again: HTTP cache and service worker).
+ *   npm run bench:lcp                 (starts `npm start` on a fresh data directory)
+ *   BENCH_RUNS=5 npm run bench:lcp
+ * Budgets (issue 12): / ≤ 1.8 s and ≤ 4× its bare page; /ops, /fuel and /driver signed in ≤ 2.5 s;
+ * every repeat visit ≤ 1.0 s. Exits 1 when one is missed.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import { api, CHROMIUM_PATH } from '../e2e/support/browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
+import type { TAuthResult } from '../shared/schemas/auth';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const VIEWPORT = { width: 360, height: 740 };
+const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1_000_000) / 8,
+  uploadThroughput: (750 * 1_000) / 8,
+};
+const CPU_SLOWDOWN = 4;
+
+interface PageSpec {
+  path: string;
+  role?: 'ADMIN' | 'FUEL' | 'DRIVER';
+  budgetMs: number;
+  /** The most LCP may be as a multiple of the bare page's. */
+  maxRatio?: number;
+}
+
+const PAGES: PageSpec[] = [
+  { path: '/', budgetMs: 1800, maxRatio: 4 },
+  { path: '/ops', role: 'ADMIN', budgetMs: 2500 },
+  { path: '/fuel', role: 'FUEL', budgetMs: 2500 },
+  { path: '/driver', role: 'DRIVER', budgetMs: 2500 },
+];
+const REPEAT_BUDGET_MS = 1000;
+
+interface Load {
+  lcp: number;
+  fcp: number;
+  bytes: number;
+  /** Requests the service worker itself sent to the network (not throttled by the page's emulation). */
+  swNetwork: number;
+  lcpElement: string;
+}
+
+const PASSWORD = 'bench-pass-123';
+
+/**
+ * A small working business through the public API, so the signed-in screens show lists and figures:
+ * drivers, trucks, yard stock, a customer's orders (one paid and scheduled), a fuel log, and one
+ * account per staff role the bench opens.
+ */
+async function seed(baseURL: string, adminToken: string) {
+  const as = <T>(method: string, path: string, body?: unknown, token = adminToken) =>
+    api<T>(baseURL, method, path, body, token);
+  const drivers = [
+    { id: 'BD1', name: 'Wanjiku Muthoni' },
+    { id: 'BD2', name: 'Kiprotich Langat' },
+  ];
+  for (const d of drivers)
+    await as('POST', '/api/admin/drivers', {
+      ...d,
+      email: `${d.id.toLowerCase()}@bench.test`,
+      phone: '0722 333 444',
+    });
+  const trucks = [
+    { id: 'BT1', plate: 'KDH 101Q', deviceId: 'bench-1', primaryDriverId: 'BD1' },
+    { id: 'BT2', plate: 'KCY 202M', deviceId: 'bench-2', primaryDriverId: 'BD2' },
+  ];
+  for (const t of trucks) await as('POST', '/api/admin/trucks', { ...t, capacityT: 20 });
+  await as('POST', '/api/admin/stock/receipt', {
+    truckId: 'BT1',
+    trucks: 6,
+    category: 'coarse',
+    costPerTonne: 450,
+    description: 'Yard receipt',
+  });
+  await as('POST', '/api/admin/users', {
+    name: 'Wanjiku Muthoni',
+    email: 'driver@bench.test',
+    password: PASSWORD,
+    role: 'DRIVER',
+    driverId: 'BD1',
+  });
+  await as('POST', '/api/admin/users', {
+    name: 'Njeri Pump',
+    email: 'fuel@bench.test',
+    password: PASSWORD,
+    role: 'FUEL',
+  });
+  const customer = await api<{ token: string }>(baseURL, 'POST', '/api/auth/register', {
+    name: 'Thika Greens Builders',
+    email: 'customer@bench.test',
+    password: PASSWORD,
+    phone: '0711 222 333',
+  });
+  for (const [i, site] of ['Membley Estate, Ruiru', 'Kamakis Corner, Ruiru', 'Juja Farm phase 2'].entries()) {
+    const order = await as<{ id: number }>(
+      'POST',
+      '/api/orders',
+      { site, sandType: 'coarse', trucks: i + 1, distanceKm: 18.5 },
+      customer.token,
+    );
+    if (i === 0) continue;
+    await as(
+      'POST',
+      `/api/orders/${order.id}/payment`,
+      { method: 'Equity', reference: `EQ${order.id}` },
+      customer.token,
+    );
+    await as('POST', `/api/admin/orders/${order.id}/payment-review`, { decision: 'confirm' });
+    await as('POST', `/api/admin/orders/${order.id}/assignments`, {
+      truckId: 'BT1',
+      driverId: 'BD1',
+      tonnes: 20,
+    });
+  }
+  await as('POST', '/api/fuel/logs', {
+    truckId: 'BT1',
+    litres: 120,
+    cost: 21_000,
+    odometer: 152_300,
+    note: 'Rubis Juja',
+  }).catch((err: Error) => console.warn(`(no fuel log seeded: ${err.message})`));
+}
+
+/** Records paint timings from the first byte of the document on (runs before any of the page's scripts). */
+const OBSERVE = () => {
+  const w = window as unknown as { __lcp: { t: number; el: string }[] };
+  w.__lcp = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
+      const el = e.element;
+      const name = el
+        ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}`
+        : '?';
+      w.__lcp.push({ t: e.startTime, el: name });
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+};
+
+/**
+ * Chromium with the browser tests' flags (e2e/support/browser.ts), and every host name but this
+ * machine's unresolvable, so the map's tile server is refused at once. (Not page.route: request
+ * interception turns off the HTTP cache and slows every request.)
+ */
+function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+}
+
+async function throttle(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  return cdp;
+}
+
+/** Waits for the load event and then until no request has been in flight for a second. */
+async function settle(page: Page, inflight: () => number) {
+  await page.waitForLoadState('load', { timeout: 120_000 });
+  const deadline = Date.now() + 60_000;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (inflight() > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 1000) return;
+  }
+}
+
+async function load(context: BrowserContext, url: string): Promise<Load> {
+  const page = await context.newPage();
+  await throttle(page);
+  let inflight = 0;
+  let swNetwork = 0;
+  const onRequest = (r: { serviceWorker(): unknown }) => {
+    if (r.serviceWorker()) swNetwork++;
+    else inflight++;
+  };
+  const onDone = (r: { serviceWorker(): unknown }) => {
+    if (!r.serviceWorker()) inflight = Math.max(0, inflight - 1);
+  };
+  context.on('request', onRequest);
+  context.on('requestfinished', onDone);
+  context.on('requestfailed', onDone);
+  try {
+    await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+    await settle(page, () => inflight);
+    const figures = await page.evaluate(() => {
+      const w = window as unknown as { __lcp: { t: number; el: string }[] };
+      const last = w.__lcp[w.__lcp.length - 1];
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
+      const entries = [
+        ...performance.getEntriesByType('navigation'),
+        ...performance.getEntriesByType('resource'),
+      ] as PerformanceResourceTiming[];
+      const bytes = entries.reduce((sum, e) => sum + (e.transferSize || 0), 0);
+      return { lcp: last?.t ?? Number.NaN, el: last?.el ?? '?', fcp, bytes };
+    });
+    return { lcp: figures.lcp, fcp: figures.fcp, bytes: figures.bytes, swNetwork, lcpElement: figures.el };
+  } finally {
+    context.off('request', onRequest);
+    context.off('requestfinished', onDone);
+    context.off('requestfailed', onDone);
+    await page.close();
+  }
+}
+
+async function newContext(browser: Browser, baseURL: string, session?: TAuthResult): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: VIEWPORT, isMobile: true, hasTouch: true });
+  await context.addInitScript(OBSERVE);
+  if (session) {
+    await context.addInitScript((s: TAuthResult) => {
+      localStorage.setItem('token', s.token);
+      localStorage.setItem('role', s.user.role);
+      localStorage.setItem('userName', s.user.name);
+      localStorage.setItem('userEmail', s.user.email);
+      if (s.user.driverId) localStorage.setItem('driverId', s.user.driverId);
+    }, session);
+  }
+  return context;
+}
+
+/** Waits until the service worker (when the app has one) is active, i.e. its precache is filled. */
+async function serviceWorkerReady(context: BrowserContext, url: string): Promise<boolean> {
+  const page = await context.newPage();
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    return await page.evaluate(async () => {
+      if (!('serviceWorker' in navigator)) return false;
+      const registration = await Promise.race([
+        navigator.serviceWorker.getRegistration(),
+        new Promise<undefined>((r) => setTimeout(r, 5_000)),
+      ]);
+      if (!registration) return false;
+      await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(r, 60_000))]);
+      return registration.active !== null;
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+function bareHtml(text: string): string {
+  const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const paragraphs = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => `<p>${escapeHtml(l)}</p>`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>bare</title></head><body>${paragraphs}</body></html>`;
+}
+
+function serveBare(pages: Map<string, string>): Promise<{ server: Server; baseURL: string }> {
+  const server = createServer((req, res) => {
+    const html = pages.get(req.url ?? '');
+    res.writeHead(html ? 200 : 404, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    res.end(html ?? 'not found');
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const ms = (x: number) => `${Math.round(x).toLocaleString('en-US')} ms`;
+const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
+
+async function main() {
+  const loadAtStart = loadavg();
+  console.log(`Starting the app (npm start, fresh data directory)…`);
+  const app = await startApp();
+  const browser = await launchBrowser();
+  let bare: { server: Server; baseURL: string } | undefined;
+  try {
+    const login = (email: string, password: string) =>
+      api<TAuthResult>(app.baseURL, 'POST', '/api/auth/login', { email, password });
+    const admin = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await seed(app.baseURL, admin.token);
+    const sessions: Record<NonNullable<PageSpec['role']>, TAuthResult> = {
+      ADMIN: admin,
+      FUEL: await login('fuel@bench.test', PASSWORD),
+      DRIVER: await login('driver@bench.test', PASSWORD),
+    };
+
+    // The bare pages hold the text each app page shows once it has settled (read unthrottled).
+    const texts = new Map<string, string>();
+    for (const spec of PAGES) {
+      const context = await newContext(browser, app.baseURL, spec.role ? sessions[spec.role] : undefined);
+      const page = await context.newPage();
+      await page.goto(spec.path, { waitUntil: 'networkidle' });
+      texts.set(spec.path, await page.evaluate(() => document.body.innerText));
+      await context.close();
+    }
+    bare = await serveBare(new Map([...texts].map(([path, text]) => [path, bareHtml(text)])));
+
+    const results = [];
+    for (const spec of PAGES) {
+      const cold: Load[] = [];
+      const repeat: Load[] = [];
+      const bareLoads: Load[] = [];
+      let sw = false;
+      for (let run = 0; run < RUNS; run++) {
+        const context = await newContext(browser, app.baseURL, spec.role ? sessions[spec.role] : undefined);
+        cold.push(await load(context, spec.path));
+        sw = await serviceWorkerReady(context, spec.path);
+        repeat.push(await load(context, spec.path));
+        await context.close();
+
+        const bareContext = await newContext(browser, bare.baseURL);
+        bareLoads.push(await load(bareContext, spec.path));
+        await bareContext.close();
+      }
+      const row = {
+        spec,
+        lcp: median(cold.map((l) => l.lcp)),
+        fcp: median(cold.map((l) => l.fcp)),
+        bytes: median(cold.map((l) => l.bytes)),
+        element: cold[0]!.lcpElement,
+        repeat: median(repeat.map((l) => l.lcp)),
+        repeatBytes: median(repeat.map((l) => l.bytes)),
+        swNetwork: Math.max(...repeat.map((l) => l.swNetwork)),
+        bare: median(bareLoads.map((l) => l.lcp)),
+        bareBytes: median(bareLoads.map((l) => l.bytes)),
+        runs: cold.map((l) => Math.round(l.lcp)),
+        sw,
+      };
+      results.push(row);
+      console.log(
+        `${spec.path}${spec.role ? ` (${spec.role})` : ''}: LCP ${row.runs.join(', ')} ms; repeat ${repeat.map((l) => Math.round(l.lcp)).join(', ')} ms`,
+      );
+    }
+
+    console.log(
+      `\nSlow 4G (150 ms RTT, 1.6 Mbps down), CPU ×${CPU_SLOWDOWN}, ${VIEWPORT.width} px, median of ${RUNS} cold loads`,
+    );
+    console.log(
+      '| page | LCP | first paint | bare page | ratio | bytes (app vs bare) | LCP element | repeat visit | service worker | budget |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    let failed = false;
+    for (const r of results) {
+      const ratio = r.lcp / r.bare;
+      const misses = [
+        r.lcp > r.spec.budgetMs ? `LCP > ${ms(r.spec.budgetMs)}` : '',
+        r.spec.maxRatio && ratio > r.spec.maxRatio ? `ratio > ${r.spec.maxRatio}×` : '',
+        r.repeat > REPEAT_BUDGET_MS ? `repeat > ${ms(REPEAT_BUDGET_MS)}` : '',
+      ].filter(Boolean);
+      if (misses.length > 0) failed = true;
+      console.log(
+        `| \`${r.spec.path}\`${r.spec.role ? ` as ${r.spec.role}` : ''} | ${ms(r.lcp)} | ${ms(r.fcp)} | ${ms(r.bare)} | ${ratio.toFixed(1)}× | ${kb(r.bytes)} vs ${kb(r.bareBytes)} | ${r.element} | ${ms(r.repeat)} (${kb(r.repeatBytes)}) | ${r.sw ? `active, ${r.swNetwork} fetches of its own` : 'none'} | ${misses.length ? `MISSED: ${misses.join(', ')}` : 'ok'} |`,
+      );
+    }
+    // CPU throttling multiplies whatever else the machine is doing.
+    const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+    console.log(
+      `\nLoad average (1, 5, 15 min) on ${cpus().length} cores: ${loads(loadAtStart)} at the start, ${loads(loadavg())} at the end`,
+    );
+    if (failed) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    bare?.server.close();
+    await app.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
