@@ -4,6 +4,7 @@ WORKDIR /app
 # argon2 is compiled from source at install (its prebuilt binary is not trusted here).
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npx vite build && npm prune --omit=dev

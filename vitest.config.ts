@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['server/**/*.test.ts', 'worker/**/*.test.ts', 'drizzle/**/*.test.ts'],
-          exclude: ['**/*.queue.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.queue.test.ts', '**/*.services.test.ts', '**/node_modules/**'],
           globalSetup: ['test/global-db.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -26,7 +26,7 @@ export default defineConfig({
       {
         test: {
           name: 'queue',
-          include: ['server/**/*.queue.test.ts', 'worker/**/*.queue.test.ts'],
+          include: ['{server,worker}/**/*.queue.test.ts', '{server,worker}/**/*.services.test.ts'],
           globalSetup: ['test/global-db.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
