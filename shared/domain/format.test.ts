@@ -151,6 +151,19 @@ describe('formatters take the screen language (en by default, sw for Kiswahili)'
     ['sw', () => formatClock(at, 'sw'), '10:40'],
     ['en', () => formatNumber(1234.5, 'en'), '1,234.5'],
     ['sw', () => formatNumber(1234.5, 'sw'), '1,234.5'],
+    ['en', () => formatMoney(-8500.5, 'en'), formatMoney(-8500.5)],
+    ['sw', () => formatMoney(32000, 'sw'), 'KES 32,000'],
+    ['sw', () => formatMoney(-8500.5, 'sw'), '\u2212KES 8,500.50'],
+    ['sw', () => formatMoneyFigure(1250000, 'sw'), '1,250,000'],
+    ['sw', () => formatTonnes(1250.5, 'sw'), '1,250.5 t'],
+    ['en', () => formatKm(12.34, 'en'), '12.3 km'],
+    ['sw', () => formatKm(1234.56, 'sw'), '1,234.6 km'],
+    ['sw', () => formatKm(12, 'sw'), '12 km'],
+    ['en', () => formatDuration(31.7, 'en'), '31 min'],
+    ['sw', () => formatDuration(0.4, 'sw'), 'chini ya dakika 1'],
+    ['sw', () => formatDuration(31.7, 'sw'), 'dakika 31'],
+    ['sw', () => formatDuration(300, 'sw'), 'saa 5'],
+    ['sw', () => formatDuration(24 * 60 * 9, 'sw'), 'siku 9'],
   ])('%s: %s', (_locale, run, text) => expect(run()).toBe(text));
   it('names the Intl locale', () => {
     expect(intlLocale('sw')).toBe('sw-KE');

@@ -43,15 +43,24 @@ const moneyCents = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 2, ma
  * Money as every screen shows it: "KES 32,000"; cents only when the value has them, and then always two
  * ("KES 8,500.50"); a negative amount as "−KES 201,280" (a true minus sign before the currency).
  */
-export function formatMoney(amount: number): string {
-  const figure = formatMoneyFigure(Math.abs(amount));
+export function formatMoney(amount: number, locale: Locale = 'en'): string {
+  const figure = formatMoneyFigure(Math.abs(amount), locale);
   return `${amount < 0 && figure !== '0' ? MINUS : ''}KES ${figure}`;
 }
 
 /** "8,500.50": formatMoney's figure without currency or sign, for a label that already says "KES". */
-export function formatMoneyFigure(amount: number): string {
+export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string {
   const cents = Math.round(Math.abs(amount) * 100);
-  return cents % 100 === 0 ? moneyWhole.format(cents / 100) : moneyCents.format(cents / 100);
+  const whole = cents % 100 === 0;
+  if (locale === 'en') return whole ? moneyWhole.format(cents / 100) : moneyCents.format(cents / 100);
+  const f = whole
+    ? cached(`mw:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 0 }))
+    : cached(
+        `mc:${locale}`,
+        () =>
+          new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      );
+  return f.format(cents / 100);
 }
 
 const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
@@ -66,13 +75,23 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
-/** "20 t", "1,250.5 t". */
-export function formatTonnes(tonnes: number): string {
-  return `${formatNumber(tonnes)} t`;
+/** "20 t", "1,250.5 t" (the same symbol in Kiswahili, "tani" being its word). */
+export function formatTonnes(tonnes: number, locale: Locale = 'en'): string {
+  return `${formatNumber(tonnes, locale)} t`;
 }
 
-/** "< 1 min", "31 min", "5 h", "3 days": how long something has waited or been silent. */
-export function formatDuration(minutes: number): string {
+/**
+ * "< 1 min", "31 min", "5 h", "3 days": how long something has waited or been silent. In Kiswahili the
+ * unit comes first: "chini ya dakika 1", "dakika 31", "saa 5", "siku 3".
+ */
+export function formatDuration(minutes: number, locale: Locale = 'en'): string {
+  if (locale === 'sw') {
+    if (minutes < 1) return 'chini ya dakika 1';
+    if (minutes < 60) return `dakika ${Math.floor(minutes)}`;
+    const hours = minutes / 60;
+    if (hours < 48) return `saa ${formatNumber(Math.round(hours), locale)}`;
+    return `siku ${formatNumber(Math.round(hours / 24), locale)}`;
+  }
   if (minutes < 1) return '< 1 min';
   if (minutes < 60) return `${Math.floor(minutes)} min`;
   const hours = minutes / 60;
@@ -80,8 +99,11 @@ export function formatDuration(minutes: number): string {
   return plural(Math.round(hours / 24), 'day');
 }
 
-export function formatKm(km: number): string {
-  return `${Number.isInteger(km) ? km : km.toFixed(1)} km`;
+/** "12 km", "12.3 km" (one decimal at most; Kiswahili with sw-KE separators). */
+export function formatKm(km: number, locale: Locale = 'en'): string {
+  if (locale === 'en') return `${Number.isInteger(km) ? km : km.toFixed(1)} km`;
+  const f = cached(`km:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 }));
+  return `${f.format(km)} km`;
 }
 
 export const ORDER_STATUS_LABELS: Record<string, string> = {
