@@ -102,7 +102,10 @@ export function formatDuration(minutes: number, locale: Locale = 'en'): string {
 /** "12 km", "12.3 km" (one decimal at most; Kiswahili with sw-KE separators). */
 export function formatKm(km: number, locale: Locale = 'en'): string {
   if (locale === 'en') return `${Number.isInteger(km) ? km : km.toFixed(1)} km`;
-  const f = cached(`km:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 }));
+  const f = cached(
+    `km:${locale}`,
+    () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 }),
+  );
   return `${f.format(km)} km`;
 }
 
