@@ -39,6 +39,16 @@ describe('loadSettings', () => {
   it('names the variable that is wrong', () => {
     expect(() => loadSettings({ DATA_DIR: dir, PORT: 'abc' })).toThrow(/PORT/);
   });
+
+  it('keeps Idempotency-Keys 30 days unless told otherwise, and at least a day', () => {
+    expect(loadSettings({ DATA_DIR: dir }).idempotencyRetentionDays).toBe(30);
+    expect(loadSettings({ DATA_DIR: dir, IDEMPOTENCY_RETENTION_DAYS: '45' }).idempotencyRetentionDays).toBe(
+      45,
+    );
+    expect(() => loadSettings({ DATA_DIR: dir, IDEMPOTENCY_RETENTION_DAYS: '0' })).toThrow(
+      /IDEMPOTENCY_RETENTION_DAYS/,
+    );
+  });
 });
 
 describe('one settings module', () => {

@@ -185,6 +185,14 @@ export const JOBS = {
     payload: z.object({ scheduledFor: z.string().optional() }),
     options: { attempts: 3, backoffMs: 5000, cron: '0 7 * * *', timeZone: BUSINESS_TIME_ZONE },
   }),
+  /**
+   * 03:30 Nairobi: deletes stored `Idempotency-Key` answers older than IDEMPOTENCY_RETENTION_DAYS, so the
+   * table does not grow for ever; younger keys keep answering a phone's replay with the first result.
+   */
+  'idempotency.expire': defineJob({
+    payload: z.object({ scheduledFor: z.string().optional() }),
+    options: { attempts: 3, backoffMs: 60_000, cron: '30 3 * * *', timeZone: BUSINESS_TIME_ZONE },
+  }),
 } as const;
 
 export type JobName = keyof typeof JOBS;

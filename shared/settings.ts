@@ -105,6 +105,7 @@ export const ZEnv = z.object({
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  IDEMPOTENCY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   PUBLIC_URL: z
     .string()
     .url()
@@ -181,6 +182,12 @@ export interface Settings {
   telegram: { token: string | undefined; apiRoot: string | undefined };
   openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string };
   workerConcurrency: number;
+  /**
+   * How long a stored `Idempotency-Key` answers replays before a daily job deletes it. It must outlast the
+   * longest a phone's outbox may keep resending an entry: entries wait through an expired session until
+   * the user signs in again, so this is weeks, not the session length.
+   */
+  idempotencyRetentionDays: number;
   /** Where the public reaches this server (https://mchanga.co.ke): callback URLs handed to providers. */
   publicUrl: string | undefined;
   mpesa: MpesaSettings;
@@ -271,6 +278,7 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
     telegram: { token: e.TELEGRAM_BOT_TOKEN, apiRoot: e.TELEGRAM_API_ROOT },
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL },
     workerConcurrency: e.WORKER_CONCURRENCY,
+    idempotencyRetentionDays: e.IDEMPOTENCY_RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL,
     mpesa: {
       baseUrl: e.MPESA_BASE_URL,

@@ -33,6 +33,7 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
     telegram: { token: undefined, apiRoot: undefined },
     openai: { apiKey: undefined, baseUrl: undefined, model: 'gpt-4o-mini' },
     workerConcurrency: 1,
+    idempotencyRetentionDays: 30,
     publicUrl: undefined,
     mpesa: {
       baseUrl: 'https://sandbox.safaricom.co.ke',

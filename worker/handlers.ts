@@ -2,6 +2,7 @@ import type { JobHandlers } from './context';
 import { fanOutAlert } from './jobs/alert-fanout';
 import { sendTelegramAlert } from './jobs/alert-telegram';
 import { recordHeartbeat } from './jobs/heartbeat';
+import { expireIdempotencyKeys } from './jobs/idempotency-expire';
 import { generateInsights } from './jobs/insights';
 import { writeMorningBriefing } from './jobs/morning-briefing';
 import { processCallback, settleMatchedPayment } from './jobs/mpesa-process';
@@ -22,4 +23,5 @@ export const handlers: JobHandlers = {
   'mpesa.settle': (payload, ctx) => settleMatchedPayment(ctx, payload.paymentId),
   'mpesa.reconcile': (_payload, ctx) => reconcileMpesa(ctx),
   'mpesa.morning': (_payload, ctx) => morningMpesaCheck(ctx),
+  'idempotency.expire': (_payload, ctx) => expireIdempotencyKeys(ctx),
 };
