@@ -1,4 +1,4 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { setLandingLanguage } from './landing';
@@ -18,14 +18,43 @@ export function storedLanguage(): Language {
   }
 }
 
+/**
+ * The Kiswahili catalogs, each loaded on first use. The staff workspace's namespace (`staff`) brings its
+ * English with the screens that use it (client/i18n/staff.ts), so neither staff catalog is in the landing
+ * page's first load.
+ */
+const KISWAHILI: Record<string, () => Promise<object>> = {
+  translation: () => import('./sw').then((m) => m.sw),
+  staff: () => import('./staff-sw').then((m) => m.staffSw),
+};
+
+const lazyCatalogs: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = language === 'sw' ? KISWAHILI[namespace] : undefined;
+    if (!load) return callback(null, {});
+    load().then(
+      (catalog) => callback(null, catalog as Record<string, string>),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
+    );
+  },
+};
+
 export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  resources: { en: { translation: en } },
-  interpolation: { escapeValue: false },
-  initAsync: false,
-});
+void i18n
+  .use(initReactI18next)
+  .use(lazyCatalogs)
+  .init({
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: { en: { translation: en } },
+    // English of the default namespace is bundled; other catalogs come through lazyCatalogs.
+    partialBundledLanguages: true,
+    ns: ['translation'],
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
 
 let latestRequest = 0;
 

@@ -4,6 +4,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import MapView, { type MapRef, Marker } from 'react-map-gl/maplibre';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
+import { useStaffT } from '../../i18n/staff';
 import { boundsOf, freshness, groupOverlapping } from './positions';
 
 // Bundled maplibre cannot find its worker by itself (STACK-NOTES).
@@ -38,8 +39,10 @@ type Located = TTruckTelemetry & { lat: number; lng: number };
 
 /** A plate on the map: green when moving now, grey when it has not reported for a while. */
 function TruckLabel({ truck, now }: { truck: Located; now: Date }) {
+  const { t } = useStaffT();
   const state = freshness(truck, now);
   const name = truck.plate ?? truck.truckId;
+  const lastSeen = state.silentFor ? t('fleet.lastSeen', { duration: state.silentFor }) : null;
   return (
     <span
       className={
@@ -49,7 +52,7 @@ function TruckLabel({ truck, now }: { truck: Located; now: Date }) {
             ? 'truck-marker truck-marker--moving'
             : 'truck-marker'
       }
-      title={state.lastSeen ? `${name} · ${state.lastSeen}` : name}
+      title={lastSeen ? `${name} · ${lastSeen}` : name}
     >
       {name}
     </span>
@@ -83,6 +86,7 @@ export default function FleetMap({
   /** A smaller map (the customer's tracking page); the fleet's is 420 px high. */
   height?: number;
 }) {
+  const { t } = useStaffT();
   const mapRef = useRef<MapRef>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
   // Moves on after every pan or zoom: the overlap of labels is a matter of screen pixels.
@@ -119,7 +123,11 @@ export default function FleetMap({
   const byId = new Map(located.map((t) => [t.truckId, t]));
 
   return (
-    <section className="fleet-map-block" aria-label="Fleet map" data-ready={view > 0 ? 'true' : undefined}>
+    <section
+      className="fleet-map-block"
+      aria-label={t('fleet.map')}
+      data-ready={view > 0 ? 'true' : undefined}
+    >
       <div className="map-toolbar">
         <button
           type="button"
@@ -127,12 +135,12 @@ export default function FleetMap({
           disabled={located.length === 0}
           onClick={() => fitAll(true)}
         >
-          Fit all trucks
+          {t('fleet.fitAll')}
         </button>
         <button
           type="button"
           className="button button--small button--secondary"
-          aria-label="Zoom in"
+          aria-label={t('fleet.zoomIn')}
           onClick={() => mapRef.current?.zoomIn()}
         >
           <span aria-hidden="true">+</span>
@@ -140,7 +148,7 @@ export default function FleetMap({
         <button
           type="button"
           className="button button--small button--secondary"
-          aria-label="Zoom out"
+          aria-label={t('fleet.zoomOut')}
           onClick={() => mapRef.current?.zoomOut()}
         >
           <span aria-hidden="true">−</span>
@@ -168,10 +176,10 @@ export default function FleetMap({
               return [
                 <Marker key={`crowd-${crowd}`} longitude={first.lng} latitude={first.lat} anchor="bottom">
                   {opened === crowd ? (
-                    <ul className="marker-list" aria-label={`${members.length} trucks at one spot`}>
-                      {members.map((t) => (
-                        <li key={t.truckId}>
-                          <TruckLabel truck={t} now={now} />
+                    <ul className="marker-list" aria-label={t('fleet.crowdList', { count: members.length })}>
+                      {members.map((m) => (
+                        <li key={m.truckId}>
+                          <TruckLabel truck={m} now={now} />
                         </li>
                       ))}
                     </ul>
@@ -179,7 +187,7 @@ export default function FleetMap({
                     <button
                       type="button"
                       className="marker-cluster"
-                      aria-label={`${members.length} trucks here: show them`}
+                      aria-label={t('fleet.crowdShow', { count: members.length })}
                       onClick={(e) => {
                         e.stopPropagation();
                         const bounds = boundsOf(members);
@@ -190,7 +198,7 @@ export default function FleetMap({
                         else map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: 17 });
                       }}
                     >
-                      {members.length} trucks
+                      {t('fleet.crowd', { count: members.length })}
                     </button>
                   )}
                 </Marker>,
@@ -209,9 +217,9 @@ export default function FleetMap({
         </MapView>
       </div>
       {tilesFailed ? (
-        <p className="muted">Map tiles could not load; truck positions are shown on a plain background.</p>
+        <p className="muted">{t('fleet.tilesFailed')}</p>
       ) : (
-        <p className="map-attribution">Map data © OpenStreetMap contributors</p>
+        <p className="map-attribution">{t('fleet.attribution')}</p>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { formatDateTime } from '../../../shared/domain/format';
-import { idleText } from '../../../shared/domain/telemetry';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
@@ -9,6 +9,14 @@ import { useNow } from '../../ui/useNow';
 import { freshness } from './positions';
 
 const FleetMap = lazy(() => import('./FleetMap'));
+
+/** How long a truck has stood still (the wording of idleText in shared/domain/telemetry.ts). */
+function idleLabel(t: StaffT, minutes: number | null | undefined): string {
+  if (minutes === null || minutes === undefined) return t('fleet.idleNa');
+  if (minutes < 1) return t('fleet.idleUnderMinute');
+  if (minutes < 120) return t('fleet.idleMinutes', { minutes });
+  return t('fleet.idleHours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+}
 export const FLEET_REFRESH_MS = 30_000;
 
 /**
@@ -23,30 +31,34 @@ export function TruckSummary({
     'truckId' | 'plate' | 'speed' | 'status' | 'address' | 'lat' | 'lng' | 'lastUpdated' | 'idleMinutes'
   >;
 }) {
+  const { t } = useStaffT();
   const now = useNow();
   const state = freshness(truck, now);
+  const lastSeen = state.silentFor ? t('fleet.lastSeen', { duration: state.silentFor }) : null;
   const where =
     truck.address ??
     (truck.lat !== null && truck.lng !== null
       ? `${truck.lat.toFixed(3)}, ${truck.lng.toFixed(3)}`
-      : 'Location refreshing');
+      : t('fleet.locationRefreshing'));
   return (
     <>
       <div className="truck-card__head">
         <strong>{truck.plate ?? truck.truckId}</strong>
-        {state.lastSeen ? (
-          <Badge tone="muted">{state.lastSeen}</Badge>
+        {lastSeen ? (
+          <Badge tone="muted">{lastSeen}</Badge>
         ) : (
           <Badge tone={truck.speed === null ? 'neutral' : state.moving ? 'good' : 'warn'}>
-            {truck.speed === null ? 'n/a' : `${Math.round(truck.speed)} km/h`}
+            {truck.speed === null ? t('common.na') : `${Math.round(truck.speed)} km/h`}
           </Badge>
         )}
       </div>
-      <div>{state.stale ? 'Not reporting' : (truck.status ?? 'Status pending')}</div>
+      <div>{state.stale ? t('fleet.notReporting') : (truck.status ?? t('fleet.statusPending'))}</div>
       <div className="muted">{where}</div>
       <div className="muted">
-        {truck.lastUpdated ? `Updated ${formatDateTime(truck.lastUpdated, 'short')}` : 'No position yet'}
-        {state.stale ? null : ` · ${idleText(truck.idleMinutes)}`}
+        {truck.lastUpdated
+          ? t('fleet.updated', { at: formatDateTime(truck.lastUpdated, 'short') })
+          : t('fleet.noPosition')}
+        {state.stale ? null : ` · ${idleLabel(t, truck.idleMinutes)}`}
       </div>
     </>
   );
@@ -61,6 +73,7 @@ function TruckCard({
   allowReassign: boolean;
   drivers: Array<{ id: string; name: string }>;
 }) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const [error, setError] = useState<string | null>(null);
   const reassign = trpc.admin.trucks.update.useMutation({
@@ -69,21 +82,21 @@ function TruckCard({
       void utils.telemetry.trucks.invalidate();
       void utils.admin.trucks.list.invalidate();
     },
-    onError: (e) => setError(errorMessage(e, 'Failed to update assignment.')),
+    onError: (e) => setError(errorMessage(e, t('fleet.updateFailed'))),
   });
   return (
     <li className="card truck-card">
       <TruckSummary truck={truck} />
       {allowReassign ? (
         <label className="inline-form">
-          <span>Driver</span>
+          <span>{t('common.driver')}</span>
           <select
-            aria-label={`Driver for ${truck.plate ?? truck.truckId}`}
+            aria-label={t('fleet.driverFor', { truck: truck.plate ?? truck.truckId })}
             value={truck.driverId ?? ''}
             disabled={reassign.isPending}
             onChange={(e) => reassign.mutate({ id: truck.truckId, primaryDriverId: e.target.value || null })}
           >
-            <option value="">No primary driver</option>
+            <option value="">{t('fleet.noPrimaryDriver')}</option>
             {drivers.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
@@ -95,7 +108,7 @@ function TruckCard({
         <div>
           {truck.driverName
             ? `${truck.driverName}${truck.driverPhone ? ` · ${truck.driverPhone}` : ''}`
-            : 'No primary driver assigned yet.'}
+            : t('fleet.noDriverAssigned')}
         </div>
       )}
       {error ? (
@@ -109,6 +122,7 @@ function TruckCard({
 
 /** Live trucks: the map and a card per truck, refreshed every 30 s (quietly when the timer fires). */
 export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
+  const { t } = useStaffT();
   const trucks = trpc.telemetry.trucks.useQuery(undefined, {
     refetchInterval: FLEET_REFRESH_MS,
     refetchIntervalInBackground: false,
@@ -125,7 +139,7 @@ export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
     <section aria-labelledby="fleet-heading">
       <div className="toolbar">
         <h2 id="fleet-heading" style={{ margin: 0 }}>
-          Fleet
+          {t('tabs.fleet')}
         </h2>
         <button
           type="button"
@@ -135,19 +149,24 @@ export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
             void trucks.refetch();
           }}
         >
-          {manual && trucks.isFetching ? 'Refreshing…' : 'Refresh'}
+          {manual && trucks.isFetching ? t('common.refreshing') : t('common.refresh')}
         </button>
       </div>
-      {trucks.error ? <Alert>Unable to fetch live truck data</Alert> : null}
+      {trucks.error ? <Alert>{t('fleet.fetchFailed')}</Alert> : null}
       {config.data && trucks.data ? (
-        <Suspense fallback={<div className="fleet-map fleet-map--loading">Loading map…</div>}>
+        <Suspense fallback={<div className="fleet-map fleet-map--loading">{t('fleet.loadingMap')}</div>}>
           <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} />
         </Suspense>
       ) : null}
-      {trucks.data && trucks.data.length === 0 ? <p className="muted">No trucks registered yet.</p> : null}
+      {trucks.data && trucks.data.length === 0 ? <p className="muted">{t('fleet.noTrucks')}</p> : null}
       <ul className="truck-cards">
-        {(trucks.data ?? []).map((t) => (
-          <TruckCard key={t.truckId} truck={t} allowReassign={allowReassign} drivers={drivers.data ?? []} />
+        {(trucks.data ?? []).map((truck) => (
+          <TruckCard
+            key={truck.truckId}
+            truck={truck}
+            allowReassign={allowReassign}
+            drivers={drivers.data ?? []}
+          />
         ))}
       </ul>
     </section>

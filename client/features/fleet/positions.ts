@@ -11,6 +11,8 @@ export interface Freshness {
   moving: boolean;
   /** "last seen 31 min ago" for a stale truck. */
   lastSeen: string | null;
+  /** How long ago a stale truck last reported ("31 min"), for the screens' own wording. */
+  silentFor: string | null;
 }
 
 /** What a truck's last report still says at `now`. */
@@ -22,6 +24,7 @@ export function freshness(truck: { speed: number | null; lastUpdated: string | n
     stale,
     moving: !stale && isMoving(truck.speed),
     lastSeen: stale && minutes !== null ? `last seen ${formatDuration(minutes)} ago` : null,
+    silentFor: stale && minutes !== null ? formatDuration(minutes) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { formatMoney, formatNumber } from '../../../shared/domain/format';
 import { addDays, localDate } from '../../../shared/domain/time';
+import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert, TextField } from '../../ui/forms';
@@ -14,6 +15,7 @@ const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 /** Finance dashboard over Nairobi days: cards, daily lines, per-truck gross and breakdown, cost mix. */
 export function FinanceTab(_props: TabProps) {
+  const { t } = useStaffT();
   const today = localDate(new Date());
   const [draft, setDraft] = useState({ from: addDays(today, -29), to: today });
   const [range, setRange] = useState(draft);
@@ -36,49 +38,49 @@ export function FinanceTab(_props: TabProps) {
   const s = summary.data;
   return (
     <section aria-labelledby="finance-heading">
-      <h2 id="finance-heading">Finance</h2>
+      <h2 id="finance-heading">{t('finance.heading')}</h2>
       <form className="toolbar" onSubmit={refresh}>
         <TextField
-          label="From"
+          label={t('finance.from')}
           type="date"
           value={draft.from}
           onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))}
         />
         <TextField
-          label="To"
+          label={t('finance.to')}
           type="date"
           value={draft.to}
           onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))}
         />
         <button type="submit" className="button button--small">
-          Refresh
+          {t('common.refresh')}
         </button>
       </form>
-      {failed ? <Alert>{failed.message || 'Failed to load finance data.'}</Alert> : null}
+      {failed ? <Alert>{failed.message || t('finance.failed')}</Alert> : null}
       <div className="grid">
-        <StatCard label="Revenue (KES)" value={s ? <Money value={s.revenue} /> : '…'} />
-        <StatCard label="Orders" value={s ? formatNumber(s.orders) : '…'} />
-        <StatCard label="Costs (KES)" value={s ? <Money value={s.costTotal} /> : '…'} />
-        <StatCard label="Gross Profit (KES)" value={s ? <Money value={s.gross} /> : '…'} />
+        <StatCard label={t('finance.revenueKes')} value={s ? <Money value={s.revenue} /> : '…'} />
+        <StatCard label={t('finance.orders')} value={s ? formatNumber(s.orders) : '…'} />
+        <StatCard label={t('finance.costsKes')} value={s ? <Money value={s.costTotal} /> : '…'} />
+        <StatCard label={t('finance.grossKes')} value={s ? <Money value={s.gross} /> : '…'} />
       </div>
       <div className="card">
-        <h3>Revenue vs Costs (daily)</h3>
+        <h3>{t('finance.revenueVsCosts')}</h3>
         {series.data ? (
-          <Suspense fallback={<p className="muted">Loading chart…</p>}>
-            <RevenueCostChart title="Revenue vs Costs (daily)" data={series.data} />
+          <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
+            <RevenueCostChart title={t('finance.revenueVsCosts')} data={series.data} />
           </Suspense>
         ) : null}
       </div>
       <div className="two-col">
         <div className="card">
-          <h3>Per-truck Gross Profit</h3>
+          <h3>{t('finance.perTruckGross')}</h3>
           {trucks.data && trucks.data.length === 0 ? (
-            <p className="muted">No truck revenue or costs in this range.</p>
+            <p className="muted">{t('finance.noTruckRevenue')}</p>
           ) : null}
           {trucks.data && trucks.data.length > 0 ? (
-            <Suspense fallback={<p className="muted">Loading chart…</p>}>
+            <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
               <BarChart
-                title="Per-truck Gross Profit"
+                title={t('finance.perTruckGross')}
                 data={trucks.data.map((r) => ({ label: r.plate ?? r.truckId, value: r.gross }))}
                 formatValue={formatMoney}
               />
@@ -86,8 +88,8 @@ export function FinanceTab(_props: TabProps) {
           ) : null}
         </div>
         <div className="card">
-          <h3>Cost mix by type</h3>
-          {mix.data && mix.data.length === 0 ? <p className="muted">No costs in this range.</p> : null}
+          <h3>{t('finance.costMix')}</h3>
+          {mix.data && mix.data.length === 0 ? <p className="muted">{t('finance.noCosts')}</p> : null}
           <ul className="plain-list">
             {(mix.data ?? []).map((m) => (
               <li key={m.type}>
@@ -109,22 +111,22 @@ export function FinanceTab(_props: TabProps) {
         </div>
       </div>
       <div className="card">
-        <h3>Per-truck Breakdown</h3>
+        <h3>{t('finance.breakdown')}</h3>
         <DataList
-          label="Per-truck Breakdown"
+          label={t('finance.breakdown')}
           rows={trucks.data ?? []}
           rowKey={(r) => r.truckId}
           title={(r) => r.plate ?? r.truckId}
           columns={[
-            { header: 'Truck', cell: (r) => r.plate ?? r.truckId, hideOnCard: true },
-            { header: 'Loads', numeric: true, cell: (r) => formatNumber(r.loads) },
-            { header: 'Revenue', numeric: true, cell: (r) => <Money value={r.revenue} /> },
-            { header: 'Costs', numeric: true, cell: (r) => <Money value={r.cost} /> },
-            { header: 'Gross', numeric: true, cell: (r) => <Money value={r.gross} /> },
+            { header: t('common.truck'), cell: (r) => r.plate ?? r.truckId, hideOnCard: true },
+            { header: t('finance.loads'), numeric: true, cell: (r) => formatNumber(r.loads) },
+            { header: t('finance.revenue'), numeric: true, cell: (r) => <Money value={r.revenue} /> },
+            { header: t('finance.costs'), numeric: true, cell: (r) => <Money value={r.cost} /> },
+            { header: t('finance.gross'), numeric: true, cell: (r) => <Money value={r.gross} /> },
             {
-              header: 'Margin',
+              header: t('finance.margin'),
               numeric: true,
-              cell: (r) => (r.margin === null ? 'n/a' : `${r.margin.toFixed(1)}%`),
+              cell: (r) => (r.margin === null ? t('common.na') : `${r.margin.toFixed(1)}%`),
             },
           ]}
         />

@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../../shared/domain/format';
+import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert } from '../../ui/forms';
@@ -6,52 +7,63 @@ import { Money } from '../../ui/Money';
 
 /** Each delivered trip's margin, and per truck the trips less the costs that belong to no trip. */
 export function TripProfit({ range }: { range: { from: string; to: string } | undefined }) {
+  const { t } = useStaffT();
   const report = trpc.admin.finance.trips.list.useQuery(range);
   return (
     <div className="card">
-      <h3>Profit per trip</h3>
-      <p className="muted">
-        Revenue less the fuel share (km × the truck's measured consumption × price paid), loading and
-        offloading costs named to the load, the driver's allowance and county cess.
-      </p>
-      {report.error ? <Alert>Failed to load trip profit.</Alert> : null}
+      <h3>{t('finance.tripProfit')}</h3>
+      <p className="muted">{t('finance.tripProfitIntro')}</p>
+      {report.error ? <Alert>{t('finance.tripProfitFailed')}</Alert> : null}
       <DataList
-        label="Profit per trip"
+        label={t('finance.tripProfit')}
         rows={report.data?.trips ?? []}
-        rowKey={(t) => t.assignmentId}
-        title={(t) => `#${t.assignmentId} · ${t.plate ?? t.truckId} · ${t.site}`}
-        empty={report.data ? 'No delivered trips in this range.' : null}
+        rowKey={(trip) => trip.assignmentId}
+        title={(trip) => `#${trip.assignmentId} · ${trip.plate ?? trip.truckId} · ${trip.site}`}
+        empty={report.data ? t('finance.noTrips') : null}
         columns={[
           {
-            header: 'Trip',
-            cell: (t) => `#${t.assignmentId} · ${t.plate ?? t.truckId} · ${t.site}`,
+            header: t('finance.trip'),
+            cell: (trip) => `#${trip.assignmentId} · ${trip.plate ?? trip.truckId} · ${trip.site}`,
             hideOnCard: true,
           },
-          { header: 'Delivered', cell: (t) => formatDateTime(t.deliveredAt) },
+          { header: t('finance.delivered'), cell: (trip) => formatDateTime(trip.deliveredAt) },
           {
-            header: 'Km',
+            header: t('finance.km'),
             numeric: true,
-            cell: (t) => `${t.km ?? '–'} (${t.kmSource === 'gps' ? 'GPS' : 'order'})`,
+            cell: (trip) =>
+              `${trip.km ?? '–'} (${trip.kmSource === 'gps' ? t('finance.kmGps') : t('finance.kmOrder')})`,
           },
-          { header: 'Revenue', numeric: true, cell: (t) => <Money value={t.revenue} /> },
-          { header: 'Fuel', numeric: true, cell: (t) => <Money value={t.fuel} /> },
-          { header: 'Load costs', numeric: true, cell: (t) => <Money value={t.linkedCosts} /> },
-          { header: 'Allowance + cess', numeric: true, cell: (t) => <Money value={t.allowance + t.cess} /> },
-          { header: 'Margin', numeric: true, cell: (t) => <Money value={t.margin} /> },
+          { header: t('finance.revenue'), numeric: true, cell: (trip) => <Money value={trip.revenue} /> },
+          { header: t('finance.fuel'), numeric: true, cell: (trip) => <Money value={trip.fuel} /> },
+          {
+            header: t('finance.loadCosts'),
+            numeric: true,
+            cell: (trip) => <Money value={trip.linkedCosts} />,
+          },
+          {
+            header: t('finance.allowanceCess'),
+            numeric: true,
+            cell: (trip) => <Money value={trip.allowance + trip.cess} />,
+          },
+          { header: t('finance.margin'), numeric: true, cell: (trip) => <Money value={trip.margin} /> },
         ]}
       />
-      <h4>Per truck</h4>
+      <h4>{t('finance.perTruck')}</h4>
       <DataList
-        label="Trip profit per truck"
+        label={t('finance.perTruckLabel')}
         rows={report.data?.trucks ?? []}
         rowKey={(r) => r.truckId}
         title={(r) => r.plate ?? r.truckId}
         columns={[
-          { header: 'Truck', cell: (r) => r.plate ?? r.truckId, hideOnCard: true },
-          { header: 'Trips', numeric: true, cell: (r) => r.trips },
-          { header: 'Trips margin', numeric: true, cell: (r) => <Money value={r.tripsMargin} /> },
-          { header: 'Costs of no trip', numeric: true, cell: (r) => <Money value={r.unallocatedCost} /> },
-          { header: 'Margin', numeric: true, cell: (r) => <Money value={r.margin} /> },
+          { header: t('common.truck'), cell: (r) => r.plate ?? r.truckId, hideOnCard: true },
+          { header: t('finance.trips'), numeric: true, cell: (r) => r.trips },
+          { header: t('finance.tripsMargin'), numeric: true, cell: (r) => <Money value={r.tripsMargin} /> },
+          {
+            header: t('finance.costsNoTrip'),
+            numeric: true,
+            cell: (r) => <Money value={r.unallocatedCost} />,
+          },
+          { header: t('finance.margin'), numeric: true, cell: (r) => <Money value={r.margin} /> },
         ]}
       />
     </div>

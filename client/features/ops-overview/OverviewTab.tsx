@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { formatMoney, formatTonnes, plural } from '../../../shared/domain/format';
+import { formatMoney, formatTonnes } from '../../../shared/domain/format';
 import { marginPercent } from '../../../shared/schemas/dashboard';
+import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
 import { Money } from '../../ui/Money';
@@ -10,63 +11,64 @@ import { type TabProps, tabPath } from '../ops/tab-props';
 const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 export function OverviewTab(_props: TabProps) {
+  const { t } = useStaffT();
   const dashboard = trpc.admin.dashboard.get.useQuery(undefined, { refetchInterval: 60_000 });
   if (dashboard.error) {
     return (
       <Alert>
-        Failed to load dashboard overview{' '}
+        {t('overview.failed')}{' '}
         <button type="button" className="button button--secondary" onClick={() => void dashboard.refetch()}>
-          Retry
+          {t('common.retry')}
         </button>
       </Alert>
     );
   }
   const d = dashboard.data;
-  if (!d) return <p className="muted">Loading overview…</p>;
+  if (!d) return <p className="muted">{t('overview.loading')}</p>;
   const margin = marginPercent(d.weekly.profit, d.weekly.revenue);
   return (
     <section aria-labelledby="overview-heading">
-      <h2 id="overview-heading">Overview</h2>
+      <h2 id="overview-heading">{t('tabs.overview')}</h2>
       <div className="grid">
         <StatCard
-          label={`Stock at ${d.yardName}`}
+          label={t('overview.stockAt', { yard: d.yardName })}
           value={formatTonnes(d.stock)}
           to={tabPath('stock')}
-          linkText="See stock"
+          linkText={t('overview.seeStock')}
         />
         <StatCard
-          label="Pending orders"
+          label={t('overview.pendingOrders')}
           value={d.pendingOrders}
-          note={plural(d.activeAssignments, 'active load')}
+          note={t('overview.activeLoads', { count: d.activeAssignments })}
           to={tabPath('orders')}
-          linkText="See orders"
+          linkText={t('overview.seeOrders')}
         />
         <StatCard
-          label="Today's revenue"
+          label={t('overview.todayRevenue')}
           value={<Money value={d.daily.revenue} />}
           note={
             <>
-              Profit <Money value={d.daily.profit} />
+              {t('overview.profit')} <Money value={d.daily.profit} />
             </>
           }
         />
         <StatCard
-          label="7-day gross profit"
+          label={t('overview.weekProfit')}
           value={<Money value={d.weekly.profit} />}
-          note={`Margin ${margin === null ? 'n/a' : `${margin.toFixed(1)}%`}`}
+          note={t('overview.margin', { margin: margin === null ? t('common.na') : `${margin.toFixed(1)}%` })}
           to={tabPath('finance')}
-          linkText="See finance"
+          linkText={t('overview.seeFinance')}
         />
       </div>
       <div className="two-col">
         <div className="card">
-          <h3>Expense per truck today</h3>
+          <h3>{t('overview.expensePerTruck')}</h3>
           {d.expensesPerTruck.length === 0 ? (
-            <p className="muted">No costs recorded today.</p>
+            <p className="muted">{t('overview.noCostsToday')}</p>
           ) : (
-            <Suspense fallback={<p className="muted">Loading chart…</p>}>
+            <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
               <BarChart
-                title="Expense per truck today"
+                title={t('overview.expensePerTruck')}
                 data={d.expensesPerTruck.map((e) => ({ label: e.plate ?? e.truckId, value: e.amount }))}
                 formatValue={formatMoney}
               />
@@ -74,22 +76,23 @@ export function OverviewTab(_props: TabProps) {
           )}
         </div>
         <div className="card">
-          <h3>Top drivers, last 7 days</h3>
+          <h3>{t('overview.topDrivers')}</h3>
           {d.topDrivers.length === 0 ? (
-            <p className="muted">No deliveries in the last 7 days.</p>
+            <p className="muted">{t('overview.noDeliveries')}</p>
           ) : (
             <>
-              <Suspense fallback={<p className="muted">Loading chart…</p>}>
+              <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
                 <BarChart
-                  title="Top drivers by revenue, last 7 days"
-                  data={d.topDrivers.map((t) => ({ label: t.name, value: t.revenue }))}
+                  title={t('overview.topDriversChart')}
+                  data={d.topDrivers.map((top) => ({ label: top.name, value: top.revenue }))}
                   formatValue={formatMoney}
                 />
               </Suspense>
               <ol className="leaderboard">
-                {d.topDrivers.map((t) => (
-                  <li key={t.driverId}>
-                    {t.name}: {formatTonnes(t.tonnes)} delivered, <Money value={t.revenue} />
+                {d.topDrivers.map((top) => (
+                  <li key={top.driverId}>
+                    {t('overview.delivered', { name: top.name, tonnes: formatTonnes(top.tonnes) })}{' '}
+                    <Money value={top.revenue} />
                   </li>
                 ))}
               </ol>

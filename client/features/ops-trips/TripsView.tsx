@@ -1,28 +1,34 @@
 import { formatDateTime } from '../../../shared/domain/format';
 import type { TTrip } from '../../../shared/schemas/trips';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { DataList } from '../../ui/DataList';
 
 type Minutes = TTrip['minutes'];
-const PHASES: Array<[keyof Minutes, string]> = [
-  ['yardWait', 'Yard wait'],
-  ['loading', 'Loading'],
-  ['travelOut', 'Travel out'],
-  ['onSite', 'On site'],
-  ['return', 'Return'],
-  ['total', 'Round trip'],
+const PHASES: Array<[keyof Minutes, (t: StaffT) => string]> = [
+  ['yardWait', (t) => t('trips.yardWait')],
+  ['loading', (t) => t('trips.loading')],
+  ['travelOut', (t) => t('trips.travelOut')],
+  ['onSite', (t) => t('trips.onSite')],
+  ['return', (t) => t('trips.return')],
+  ['total', (t) => t('trips.roundTrip')],
 ];
 
-export const mins = (v: number | null) =>
-  v === null ? '–' : v >= 60 ? `${Math.floor(v / 60)} h ${v % 60} min` : `${v} min`;
+export const mins = (t: StaffT, v: number | null) =>
+  v === null
+    ? '–'
+    : v >= 60
+      ? t('trips.hours', { hours: Math.floor(v / 60), minutes: v % 60 })
+      : t('trips.minutes', { minutes: v });
 
 /** Median minutes per phase as label–value pairs. */
 export function PhaseMedians({ medians }: { medians: Minutes }) {
+  const { t } = useStaffT();
   return (
     <dl className="kv">
       {PHASES.map(([k, label]) => (
         <div key={k} style={{ display: 'contents' }}>
-          <dt>{label}</dt>
-          <dd>{mins(medians[k])}</dd>
+          <dt>{label(t)}</dt>
+          <dd>{mins(t, medians[k])}</dd>
         </div>
       ))}
     </dl>
@@ -39,27 +45,28 @@ export function TripList({
   trips: TTrip[];
   showDriver?: boolean;
 }) {
+  const { t } = useStaffT();
   return (
     <DataList
       label={label}
       rows={trips}
-      rowKey={(t) => t.assignmentId}
-      title={(t) => `Load #${t.assignmentId} · ${t.site}`}
-      empty="No delivered trips in this period."
+      rowKey={(trip) => trip.assignmentId}
+      title={(trip) => t('trips.loadTitle', { id: trip.assignmentId, site: trip.site })}
+      empty={t('trips.none')}
       columns={[
-        { header: 'Load', cell: (t) => `#${t.assignmentId} · ${t.site}`, hideOnCard: true },
-        { header: 'Delivered', cell: (t) => formatDateTime(t.deliveredAt) },
+        { header: t('trips.load'), cell: (trip) => `#${trip.assignmentId} · ${trip.site}`, hideOnCard: true },
+        { header: t('trips.delivered'), cell: (trip) => formatDateTime(trip.deliveredAt) },
         ...(showDriver
           ? [
               {
-                header: 'Truck · driver',
-                cell: (t: TTrip) => `${t.plate ?? t.truckId} · ${t.driverName ?? '–'}`,
+                header: t('trips.truckDriver'),
+                cell: (trip: TTrip) => `${trip.plate ?? trip.truckId} · ${trip.driverName ?? '–'}`,
               },
             ]
           : []),
-        { header: 'Round trip', cell: (t) => mins(t.minutes.total), numeric: true },
-        { header: 'On site', cell: (t) => mins(t.minutes.onSite), numeric: true },
-        { header: 'Cause', cell: (t) => t.cause ?? '–' },
+        { header: t('trips.roundTrip'), cell: (trip) => mins(t, trip.minutes.total), numeric: true },
+        { header: t('trips.onSite'), cell: (trip) => mins(t, trip.minutes.onSite), numeric: true },
+        { header: t('trips.cause'), cell: (trip) => trip.cause ?? '–' },
       ]}
     />
   );

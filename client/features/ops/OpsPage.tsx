@@ -1,5 +1,6 @@
 import { type ComponentType, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { useSession } from '../../session';
 import { Page } from '../../ui/Page';
 import { AiTab } from '../ops-ai/AiTab';
@@ -18,22 +19,22 @@ import { type TabProps, tabPath } from './tab-props';
 
 interface TabDef {
   id: string;
-  label: string;
+  label: (t: StaffT) => string;
   Component: ComponentType<TabProps>;
 }
 
 const ADMIN_TABS: TabDef[] = [
-  { id: 'overview', label: 'Overview', Component: OverviewTab },
-  { id: 'orders', label: 'Orders', Component: OrdersTab },
-  { id: 'trucks', label: 'Trucks', Component: TrucksTab },
-  { id: 'drivers', label: 'Drivers', Component: DriversTab },
-  { id: 'stock', label: 'Stock', Component: StockTab },
-  { id: 'costs', label: 'Costs', Component: CostsTab },
-  { id: 'finance', label: 'Finance', Component: FinanceTab },
-  { id: 'audit', label: 'Audit', Component: AuditTab },
-  { id: 'trips', label: 'Trips', Component: TripsTab },
-  { id: 'fleet', label: 'Fleet', Component: FleetTab },
-  { id: 'ai', label: 'AI', Component: AiTab },
+  { id: 'overview', label: (t) => t('tabs.overview'), Component: OverviewTab },
+  { id: 'orders', label: (t) => t('tabs.orders'), Component: OrdersTab },
+  { id: 'trucks', label: (t) => t('tabs.trucks'), Component: TrucksTab },
+  { id: 'drivers', label: (t) => t('tabs.drivers'), Component: DriversTab },
+  { id: 'stock', label: (t) => t('tabs.stock'), Component: StockTab },
+  { id: 'costs', label: (t) => t('tabs.costs'), Component: CostsTab },
+  { id: 'finance', label: (t) => t('tabs.finance'), Component: FinanceTab },
+  { id: 'audit', label: (t) => t('tabs.audit'), Component: AuditTab },
+  { id: 'trips', label: (t) => t('tabs.trips'), Component: TripsTab },
+  { id: 'fleet', label: (t) => t('tabs.fleet'), Component: FleetTab },
+  { id: 'ai', label: (t) => t('tabs.ai'), Component: AiTab },
 ];
 const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
 
@@ -43,6 +44,7 @@ const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
  * previous tab.
  */
 export function OpsPage() {
+  const { t } = useStaffT();
   const session = useSession();
   const role = session?.role === 'ADMIN' ? 'ADMIN' : 'OPS';
   const tabs = role === 'ADMIN' ? ADMIN_TABS : ADMIN_TABS.filter((t) => OPS_TAB_IDS.includes(t.id));
@@ -60,20 +62,20 @@ export function OpsPage() {
   if (!current) return <Navigate to="/ops" replace />;
 
   return (
-    <Page title={role === 'ADMIN' ? 'Admin workspace' : 'Operations workspace'} wide>
-      <div role="tablist" aria-label="Workspace sections" className="tabs">
-        {tabs.map((t) => (
+    <Page title={role === 'ADMIN' ? t('workspace.admin') : t('workspace.ops')} wide>
+      <div role="tablist" aria-label={t('workspace.sections')} className="tabs">
+        {tabs.map((tab) => (
           <Link
-            key={t.id}
-            to={tabPath(t.id)}
-            ref={t.id === current.id ? activeRef : undefined}
+            key={tab.id}
+            to={tabPath(tab.id)}
+            ref={tab.id === current.id ? activeRef : undefined}
             role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={t.id === current.id}
-            aria-controls={`panel-${t.id}`}
-            className={t.id === current.id ? 'tab tab--active' : 'tab'}
+            id={`tab-${tab.id}`}
+            aria-selected={tab.id === current.id}
+            aria-controls={`panel-${tab.id}`}
+            className={tab.id === current.id ? 'tab tab--active' : 'tab'}
           >
-            {t.label}
+            {tab.label(t)}
           </Link>
         ))}
       </div>
