@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows as sqlRows } from '../../../drizzle/db';
 import { telemetryQuarantine, truckPositions } from '../../../drizzle/schema';
 import { silentLogger } from '../../../shared/logger';
 import { makeLatestPosition, makeTruck, unique } from '../../../test/factories';
-import { poisonMix, type TrackerCall } from '../../../test/fixtures/telemetry-poison';
+import { sendPoisonRounds, storedPositions } from '../../../test/fixtures/telemetry-poison';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { privateRedis } from '../../../test/redis-server';
 import { until } from '../../../test/until';
@@ -50,42 +49,12 @@ describe.skipIf(!process.env.REDIS_URL || !process.env.DATABASE_URL)(
     });
 
     const tracked = () => makeTruck(t.database.db, { deviceId: unique('dev-').toLowerCase() });
-    const send = (r: TrackerCall) =>
-      r.json
-        ? t.call('POST', '/api/telemetry/osmand', null, r.json)
-        : t.call('POST', `/api/telemetry/osmand?${r.query}`);
-    const stored = async (truckIds: string[]) =>
-      (
-        await sqlRows<{ n: number }>(
-          t.database.db,
-          sql`select count(*)::int as n from truck_positions where truck_id in (${sql.join(
-            truckIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-        )
-      )[0]!.n;
+    const stored = (truckIds: string[]) => storedPositions(t.database.db, truckIds);
 
     it('stores all 199 acknowledged positions of two devices with poison from a third, in one batch and across batches', async () => {
       const [a, b, p] = [await tracked(), await tracked(), await tracked()];
       const devices = { a: a.deviceId!, b: b.deviceId!, p: p.deviceId! };
-      let acknowledged = 0;
-      let poisonAcknowledged = 0;
-      for (const [round, t0] of [
-        ['one batch', Date.now() - 3600_000],
-        ['across batches', Date.now() - 1800_000],
-      ] as const) {
-        const { valid, poison } = poisonMix(devices, t0);
-        const requests = [...valid.slice(0, 100), ...poison, ...valid.slice(100)];
-        const answers = [];
-        if (round === 'one batch') answers.push(...(await Promise.all(requests.map(send))));
-        else for (const r of requests) answers.push(await send(r));
-        for (const [i, res] of answers.entries()) {
-          expect(res.statusCode, res.body).toBe(200);
-          const { accepted } = res.json() as { accepted: number };
-          if (poison.includes(requests[i]!)) poisonAcknowledged += accepted;
-          else acknowledged += accepted;
-        }
-      }
+      const { acknowledged, poisonAcknowledged } = await sendPoisonRounds(t, devices, Date.now());
       await until(async () => (await stored([a.id, b.id])) >= acknowledged, 20_000, 'acknowledged positions');
       await until(async () => (await stored([p.id])) >= poisonAcknowledged, 20_000, 'poison positions');
       await new Promise((r) => setTimeout(r, 1_000));

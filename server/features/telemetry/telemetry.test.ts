@@ -10,7 +10,7 @@ import {
   makeTruck,
   unique,
 } from '../../../test/factories';
-import { poisonMix } from '../../../test/fixtures/telemetry-poison';
+import { sendPoisonRounds, storedPositions } from '../../../test/fixtures/telemetry-poison';
 import { NOW, TRACKER_REQUESTS, type TrackerRequest } from '../../../test/fixtures/traccar-requests';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { until } from '../../../test/until';
@@ -202,42 +202,13 @@ describe('telemetry ingestion', () => {
 });
 
 describe('poison mixed with valid fixes: every acknowledged position is stored', () => {
-  const send = (r: { query?: string; json?: unknown }) =>
-    r.json ? t.call('POST', '/api/telemetry/osmand', null, r.json) : osmand(r.query!);
-
   it('in one batch and across batches (embedded)', async () => {
     now = new Date('2026-11-26T09:00:00Z');
     const [a, b, p] = [await trackedTruck(), await trackedTruck(), await trackedTruck()];
     const devices = { a: a.deviceId!, b: b.deviceId!, p: p.deviceId! };
-    let acknowledged = 0;
-    let poisonAcknowledged = 0;
-    for (const [round, t0] of [
-      ['one batch', now.getTime() - 3600_000],
-      ['across batches', now.getTime() - 1800_000],
-    ] as const) {
-      const { valid, poison } = poisonMix(devices, t0);
-      const requests = [...valid.slice(0, 100), ...poison, ...valid.slice(100)];
-      const answers = [];
-      if (round === 'one batch') answers.push(...(await Promise.all(requests.map(send))));
-      else for (const r of requests) answers.push(await send(r));
-      for (const [i, res] of answers.entries()) {
-        expect(res.statusCode, res.body).toBe(200);
-        const { accepted } = res.json() as { accepted: number };
-        if (poison.includes(requests[i]!)) poisonAcknowledged += accepted;
-        else acknowledged += accepted;
-      }
-    }
+    const { acknowledged, poisonAcknowledged } = await sendPoisonRounds(t, devices, now.getTime());
     await t.jobs.drain();
-    const stored = async (truckIds: string[]) =>
-      (
-        await sqlRows<{ n: number }>(
-          t.database.db,
-          sql`select count(*)::int as n from truck_positions where truck_id in (${sql.join(
-            truckIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-        )
-      )[0]!.n;
+    const stored = (truckIds: string[]) => storedPositions(t.database.db, truckIds);
     expect(acknowledged).toBe(398);
     expect(await stored([a.id, b.id])).toBe(398);
     // Five of the seven poison requests carry a fix that is stored made safe; two are discarded.
