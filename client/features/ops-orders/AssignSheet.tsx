@@ -4,6 +4,7 @@ import { formatTonnes } from '../../../shared/domain/format';
 import { type TAddAssignmentInput, ZAddAssignmentInput } from '../../../shared/schemas/admin-orders';
 import type { TDriver, TTruck } from '../../../shared/schemas/fleet';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { FormStatus, SelectField, TextField } from '../../ui/forms';
@@ -36,6 +37,7 @@ export function AssignSheet({
   busyTrucks: ReadonlySet<string>;
   onClose: () => void;
 }) {
+  const { t } = useStaffT();
   const refresh = useOrdersRefresh();
   const confirm = useConfirm();
   const left = tonnesToSchedule(order);
@@ -71,41 +73,47 @@ export function AssignSheet({
       if (!confirmUnpaid && isUnpaidRefusal(error)) {
         const truck = trucks.find((t) => t.id === input.truckId);
         confirm.ask({
-          title: 'This order is not paid yet. Schedule it anyway?',
+          title: t('assign.unpaidTitle'),
           body: (
             <>
               <p>
-                Order #{order.id} has no confirmed payment (payment {order.payment_status}). The load on{' '}
-                {truck?.plate || input.truckId} is scheduled now and the order is marked “scheduled before
-                payment” until {order.name} pays.
+                {t('assign.unpaidBody', {
+                  id: order.id,
+                  status: order.payment_status,
+                  truck: truck?.plate || input.truckId,
+                  name: order.name,
+                })}
               </p>
-              <p>Only schedule before payment for a customer you trust to pay.</p>
+              <p>{t('assign.unpaidTrust')}</p>
             </>
           ),
-          confirmLabel: 'Schedule before payment',
-          cancelLabel: 'Not yet',
+          confirmLabel: t('assign.scheduleAnyway'),
+          cancelLabel: t('assign.notYet'),
           onConfirm: () => void send(input, true),
         });
         return;
       }
-      form.report('error', errorMessage(error, 'Failed to add assignment.'));
+      form.report('error', errorMessage(error, t('assign.failed')));
     }
   }
 
   const truckField = form.field('truckId');
   return (
-    <Sheet title={`Assign truck · order #${order.id}`} onClose={onClose}>
+    <Sheet title={t('assign.title', { id: order.id })} onClose={onClose}>
       <p className="order-site">{order.site}</p>
       <div className="callout" aria-live="polite">
-        <strong>{formatTonnes(left)}</strong> still to schedule
+        <strong>{formatTonnes(left)}</strong> {t('assign.stillToSchedule')}
         <div className="muted">
-          {formatTonnes(tonnesOrdered(order))} ordered · {formatTonnes(tonnesScheduled(order))} on loads
+          {t('assign.orderedOnLoads', {
+            ordered: formatTonnes(tonnesOrdered(order)),
+            onLoads: formatTonnes(tonnesScheduled(order)),
+          })}
         </div>
       </div>
       <form noValidate onSubmit={form.submit((input) => void send(input, false))}>
         <FormStatus message={form.message} />
         <SelectField
-          label="Truck"
+          label={t('common.truck')}
           {...truckField}
           onChange={(e) => {
             const id = e.target.value;
@@ -117,22 +125,27 @@ export function AssignSheet({
             });
           }}
         >
-          <option value="">Pick a truck…</option>
-          {trucks.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.plate || t.id} ({formatTonnes(t.capacityT)}){busyTrucks.has(t.id) ? ' · on a load' : ''}
+          <option value="">{t('assign.pickTruck')}</option>
+          {trucks.map((truck) => (
+            <option key={truck.id} value={truck.id}>
+              {truck.plate || truck.id} ({formatTonnes(truck.capacityT)})
+              {busyTrucks.has(truck.id) ? ` · ${t('assign.onLoad')}` : ''}
             </option>
           ))}
         </SelectField>
         {chosen ? (
           <p className="muted" aria-live="polite">
             {legalPayload === null
-              ? `${chosen.axles} axles; record its empty weight to check the legal payload.`
-              : `Legal payload ${formatTonnes(legalPayload)} (${chosen.axles} axles, ${formatTonnes(chosen.tareT ?? 0)} empty).`}
+              ? t('assign.noTare', { axles: chosen.axles })
+              : t('assign.legalPayload', {
+                  payload: formatTonnes(legalPayload),
+                  axles: chosen.axles,
+                  tare: formatTonnes(chosen.tareT ?? 0),
+                })}
           </p>
         ) : null}
-        <SelectField label="Driver" {...form.field('driverId')}>
-          <option value="">Pick a driver…</option>
+        <SelectField label={t('common.driver')} {...form.field('driverId')}>
+          <option value="">{t('assign.pickDriver')}</option>
           {drivers.map((d) => (
             <option key={d.id} value={d.id}>
               {d.name}
@@ -141,7 +154,7 @@ export function AssignSheet({
         </SelectField>
         <div className="grid">
           <TextField
-            label="Tonnes"
+            label={t('assign.tonnes')}
             type="number"
             inputMode="decimal"
             min={0.5}
@@ -149,22 +162,22 @@ export function AssignSheet({
             max={Math.min(left, capacityOf(form.values.truckId))}
             {...form.field('tonnes')}
           />
-          <TextField label="Scheduled for (optional)" type="datetime-local" {...form.field('scheduledAt')} />
+          <TextField label={t('assign.scheduledFor')} type="datetime-local" {...form.field('scheduledAt')} />
         </div>
         {overLegal ? (
           <TextField
-            label="Reason to load above the legal limit"
-            hint="Over the legal gross weight: the load is refused unless you give a reason (recorded on the load)."
+            label={t('assign.overrideReason')}
+            hint={t('assign.overrideHint')}
             value={overrideReason}
             onChange={(e) => setOverrideReason(e.target.value)}
           />
         ) : null}
         <div className="sheet__actions">
           <button type="submit" className="button" disabled={add.isPending}>
-            {add.isPending ? 'Scheduling…' : 'Schedule load'}
+            {add.isPending ? t('assign.scheduling') : t('assign.schedule')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

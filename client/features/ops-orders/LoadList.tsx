@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
@@ -31,30 +32,35 @@ export const beforePayment = (load: Load) =>
  * when the customer gave no code), who recorded it and when; or that it was marked delivered by hand.
  */
 function ProofLine({ load }: { load: Load }) {
+  const { t } = useStaffT();
   const proof = load.proof;
   const photo = useAuthedImage(proof ? proof.photoUrl.replace(/^\/api\/uploads\//, '') : null);
   if (load.status !== 'DELIVERED') return null;
   if (!proof)
     return load.withoutProof ? (
       <div className="load__proof">
-        <Badge tone="warn">Delivered without proof</Badge>{' '}
-        <span className="muted">marked by hand; no photo or code</span>
+        <Badge tone="warn">{t('loads.withoutProof')}</Badge>{' '}
+        <span className="muted">{t('loads.byHand')}</span>
       </div>
     ) : null;
   return (
     <div className="load__proof">
       {photo ? (
         <a href={photo} target="_blank" rel="noreferrer">
-          <img src={photo} alt={`Proof of delivery: ${truckOf(load)}`} className="load__proof-photo" />
+          <img
+            src={photo}
+            alt={t('loads.proofPhoto', { truck: truckOf(load) })}
+            className="load__proof-photo"
+          />
         </a>
       ) : null}
       <div>
         {proof.method === 'code' ? (
-          <Badge tone="good">Delivery code given</Badge>
+          <Badge tone="good">{t('loads.codeGiven')}</Badge>
         ) : (
-          <Badge tone="warn">No code: check</Badge>
+          <Badge tone="warn">{t('loads.noCode')}</Badge>
         )}{' '}
-        {proof.receiverName ? <span>Received by {proof.receiverName}</span> : null}
+        {proof.receiverName ? <span>{t('loads.receivedBy', { name: proof.receiverName })}</span> : null}
         <div className="muted">
           {proof.recordedBy ? `${proof.recordedBy}, ` : ''}
           {formatDateTime(proof.recordedAt)}
@@ -69,6 +75,7 @@ function ProofLine({ load }: { load: Load }) {
  * that says what cancelling does. `leaveOut` is the load whose delivery the card's main button offers.
  */
 export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: number }) {
+  const { t } = useStaffT();
   const refresh = useOrdersRefresh();
   const [error, setError] = useState<string | null>(null);
   const confirm = useConfirm();
@@ -77,52 +84,57 @@ export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: 
       setError(null);
       refresh();
     },
-    onError: (e) => setError(errorMessage(e, 'Failed to update assignment.')),
+    onError: (e) => setError(errorMessage(e, t('orders.updateFailed'))),
   });
 
   function cancel(load: Load) {
     const left = tonnesToSchedule(order) + load.tonnes;
     confirm.ask({
-      title: 'Cancel this load?',
+      title: t('loads.cancelTitle'),
       body: (
         <>
           <p>
             <strong>
               {truckOf(load)} · {formatTonnes(load.tonnes)}
             </strong>{' '}
-            for order #{order.id} ({order.site}) will be cancelled.
+            {t('loads.cancelWhat', { id: order.id, site: order.site })}
           </p>
           <p>
-            {load.driver ?? 'The driver'} and the truck are freed, and the order has {formatTonnes(left)} to
-            schedule again. A cancelled load cannot be reopened.
+            {t('loads.cancelEffect', {
+              driver: load.driver ?? t('loads.theDriver'),
+              tonnes: formatTonnes(left),
+            })}
           </p>
         </>
       ),
-      confirmLabel: 'Cancel load',
-      cancelLabel: 'Keep load',
+      confirmLabel: t('loads.cancelLoad'),
+      cancelLabel: t('loads.keepLoad'),
       onConfirm: () => move.mutate({ id: load.id, status: 'CANCELLED' }),
     });
   }
 
-  if (order.assignments.length === 0) return <p className="muted">No loads yet.</p>;
+  if (order.assignments.length === 0) return <p className="muted">{t('loads.none')}</p>;
   return (
     <>
-      <ul className="loads" aria-label={`Loads of order ${order.id}`}>
+      <ul className="loads" aria-label={t('loads.loadsOf', { id: order.id })}>
         {order.assignments.map((a) => (
           <li key={a.id} className="load">
             <div className="load__line">
-              {truckOf(a)} · {formatTonnes(a.tonnes)} · {a.driver ?? 'no driver'}{' '}
+              {truckOf(a)} · {formatTonnes(a.tonnes)} · {a.driver ?? t('loads.noDriver')}{' '}
               <Badge tone={loadTone(a.status)}>{a.status}</Badge>
             </div>
             {a.outsideWindow && a.status !== 'CANCELLED' ? (
               <div className="load__flag">
-                <Badge tone="warn">Outside transport hours</Badge>
-                {order.overnight_pour ? <span className="muted"> overnight pour requested</span> : null}
+                <Badge tone="warn">{t('loads.outsideHours')}</Badge>
+                {order.overnight_pour ? (
+                  <span className="muted"> {t('loads.overnightRequested')}</span>
+                ) : null}
               </div>
             ) : null}
             {a.overrideReason ? (
               <div className="load__flag">
-                <Badge tone="bad">Over legal limit</Badge> <span>ADMIN override: {a.overrideReason}</span>
+                <Badge tone="bad">{t('loads.overLegal')}</Badge>{' '}
+                <span>{t('loads.adminOverride', { reason: a.overrideReason })}</span>
               </div>
             ) : null}
             <ProofLine load={a} />
@@ -132,32 +144,32 @@ export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: 
                   <button
                     type="button"
                     className="button button--small button--secondary"
-                    aria-label={`In transit: ${truckOf(a)}`}
+                    aria-label={t('loads.inTransitFor', { truck: truckOf(a) })}
                     disabled={move.isPending}
                     onClick={() => move.mutate({ id: a.id, status: 'IN_TRANSIT' })}
                   >
-                    In transit
+                    {t('loads.inTransit')}
                   </button>
                 ) : null}
                 {a.id !== leaveOut ? (
                   <button
                     type="button"
                     className="button button--small"
-                    aria-label={`Mark delivered: ${truckOf(a)}`}
+                    aria-label={t('loads.markDeliveredFor', { truck: truckOf(a) })}
                     disabled={move.isPending}
                     onClick={() => move.mutate({ id: a.id, status: 'DELIVERED' })}
                   >
-                    Mark delivered
+                    {t('loads.markDelivered')}
                   </button>
                 ) : null}
                 <button
                   type="button"
                   className="button button--small button--secondary"
-                  aria-label={`Cancel load: ${truckOf(a)}`}
+                  aria-label={t('loads.cancelLoadFor', { truck: truckOf(a) })}
                   disabled={move.isPending}
                   onClick={() => cancel(a)}
                 >
-                  Cancel load
+                  {t('loads.cancelLoad')}
                 </button>
               </div>
             ) : null}

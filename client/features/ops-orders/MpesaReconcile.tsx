@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { formatDateTime } from '../../../shared/domain/format';
 import type { TMatchedPayment, TUnmatchedPayment } from '../../../shared/schemas/mpesa';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 
 /** One unmatched payment, with the order number to match it to by hand. */
 function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: TMatchedPayment) => void }) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const [orderId, setOrderId] = useState('');
   const match = trpc.admin.payments.match.useMutation({
@@ -22,11 +24,11 @@ function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: T
         <strong className="mono">{p.receipt}</strong> <Money value={p.amount} strong />
       </span>
       <span className="muted">
-        Account typed: <span className="mono">{p.accountRef || '(none)'}</span>
+        {t('mpesa.accountTyped')} <span className="mono">{p.accountRef || t('mpesa.noAccount')}</span>
         {p.payerName ? ` · ${p.payerName}` : ''}
         {p.payerPhone ? ` · ${p.payerPhone}` : ''} · {formatDateTime(p.paidAt ?? p.receivedAt, 'short')}
       </span>
-      {match.error ? <Alert>{errorMessage(match.error, 'Could not match this payment.')}</Alert> : null}
+      {match.error ? <Alert>{errorMessage(match.error, t('mpesa.matchFailed'))}</Alert> : null}
       <form
         className="mpesa-row__match"
         onSubmit={(e) => {
@@ -35,14 +37,14 @@ function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: T
         }}
       >
         <TextField
-          label={`Order number for ${p.receipt}`}
+          label={t('mpesa.orderNumberFor', { receipt: p.receipt })}
           inputMode="numeric"
           placeholder="42"
           value={orderId}
           onChange={(e) => setOrderId(e.target.value)}
         />
         <button type="submit" className="button" disabled={match.isPending || orderId.trim() === ''}>
-          Match
+          {t('mpesa.match')}
         </button>
       </form>
     </li>
@@ -54,30 +56,26 @@ function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: T
  * when kept), prompts still without a result, callbacks not processed, and credits to refund or carry.
  */
 export function MpesaReconcile() {
+  const { t } = useStaffT();
   const open = trpc.admin.payments.unreconciled.useQuery(undefined, { refetchInterval: 60_000 });
   const [matched, setMatched] = useState<TMatchedPayment[]>([]);
   const data = open.data;
-  if (!data)
-    return open.error ? (
-      <Alert>{errorMessage(open.error, 'Could not load the M-Pesa payments.')}</Alert>
-    ) : null;
+  if (!data) return open.error ? <Alert>{errorMessage(open.error, t('mpesa.loadFailed'))}</Alert> : null;
   const nothing =
     data.unmatched.length + data.prompts.length + data.callbacks.length + data.credits.length === 0;
   return (
     <section className="card mpesa-reconcile" aria-labelledby="mpesa-heading">
-      <h3 id="mpesa-heading">M-Pesa to reconcile</h3>
-      {nothing && matched.length === 0 ? (
-        <p className="muted">Every M-Pesa payment and prompt is reconciled.</p>
-      ) : null}
+      <h3 id="mpesa-heading">{t('mpesa.heading')}</h3>
+      {nothing && matched.length === 0 ? <p className="muted">{t('mpesa.allReconciled')}</p> : null}
       {matched.map((m) => (
         <Alert key={m.id} tone="success">
-          Payment matched to {m.accountRef} (<Money value={m.amount} />) by {m.matchedBy.name},{' '}
-          {formatDateTime(m.matchedAt, 'short')}.
+          {t('mpesa.matchedTo', { account: m.accountRef })} (<Money value={m.amount} />){' '}
+          {t('mpesa.matchedBy', { name: m.matchedBy.name, at: formatDateTime(m.matchedAt, 'short') })}
         </Alert>
       ))}
-      <h4 id="mpesa-unmatched">Unmatched M-Pesa payments</h4>
+      <h4 id="mpesa-unmatched">{t('mpesa.unmatched')}</h4>
       {data.unmatched.length === 0 ? (
-        <p className="muted">None.</p>
+        <p className="muted">{t('mpesa.none')}</p>
       ) : (
         <ul className="mpesa-list" aria-labelledby="mpesa-unmatched">
           {data.unmatched.map((p) => (
@@ -87,7 +85,7 @@ export function MpesaReconcile() {
       )}
       {data.prompts.length > 0 ? (
         <>
-          <h4 id="mpesa-prompts">Prompts without a result</h4>
+          <h4 id="mpesa-prompts">{t('mpesa.prompts')}</h4>
           <ul className="mpesa-list" aria-labelledby="mpesa-prompts">
             {data.prompts.map((s) => (
               <li key={s.id} className="mpesa-row">
@@ -95,10 +93,16 @@ export function MpesaReconcile() {
                   <strong className="mono">{s.accountRef}</strong> <Money value={s.amount} /> · {s.phone}
                 </span>
                 <span className="muted">
-                  sent {formatDateTime(s.sentAt, 'short')} ·{' '}
+                  {t('mpesa.sent', { at: formatDateTime(s.sentAt, 'short') })} ·{' '}
                   {s.queriedAt
-                    ? `asked M-Pesa ${s.queryCount}× (last ${formatDateTime(s.queriedAt, 'short')}${s.lastAnswer ? `: ${s.lastAnswer}` : ''})`
-                    : 'not asked yet'}
+                    ? s.lastAnswer
+                      ? t('mpesa.askedAnswer', {
+                          count: s.queryCount,
+                          at: formatDateTime(s.queriedAt, 'short'),
+                          answer: s.lastAnswer,
+                        })
+                      : t('mpesa.asked', { count: s.queryCount, at: formatDateTime(s.queriedAt, 'short') })
+                    : t('mpesa.notAsked')}
                 </span>
               </li>
             ))}
@@ -107,12 +111,12 @@ export function MpesaReconcile() {
       ) : null}
       {data.callbacks.length > 0 ? (
         <>
-          <h4 id="mpesa-callbacks">Callbacks not processed</h4>
+          <h4 id="mpesa-callbacks">{t('mpesa.callbacks')}</h4>
           <ul className="mpesa-list" aria-labelledby="mpesa-callbacks">
             {data.callbacks.map((c) => (
               <li key={c.id} className="mpesa-row">
                 <span>
-                  {c.kind} · received {formatDateTime(c.receivedAt, 'short')}
+                  {t('mpesa.received', { kind: c.kind, at: formatDateTime(c.receivedAt, 'short') })}
                 </span>
                 {c.error ? <span className="muted">{c.error}</span> : null}
               </li>
@@ -122,7 +126,7 @@ export function MpesaReconcile() {
       ) : null}
       {data.credits.length > 0 ? (
         <>
-          <h4 id="mpesa-credits">Paid over the total (credit)</h4>
+          <h4 id="mpesa-credits">{t('mpesa.credits')}</h4>
           <ul className="mpesa-list" aria-labelledby="mpesa-credits">
             {data.credits.map((c) => (
               <li key={c.orderId} className="mpesa-row">

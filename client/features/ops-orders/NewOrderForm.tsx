@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { orderStatusLabel } from '../../../shared/domain/format';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, SelectField, TextField } from '../../ui/forms';
 import { QuoteLine } from '../quote/QuoteLine';
@@ -21,6 +22,7 @@ const EMPTY = {
 
 /** The collapsible New Order form: an order taken by phone, priced by distance or an override. */
 export function NewOrderForm() {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const [form, setForm] = useState(EMPTY);
   const [done, setDone] = useState<string | null>(null);
@@ -33,8 +35,12 @@ export function NewOrderForm() {
   });
   const create = trpc.admin.orders.create.useMutation({
     onSuccess: (order) => {
+      const status = orderStatusLabel(order.status);
       setDone(
-        `Order #${order.id} created. ${orderStatusLabel(order.status) === 'Awaiting Payment' ? 'Awaiting payment confirmation' : orderStatusLabel(order.status)}.`,
+        t('newOrder.created', {
+          id: order.id,
+          status: status === 'Awaiting Payment' ? t('newOrder.awaitingConfirmation') : status,
+        }),
       );
       setForm(EMPTY);
       void utils.admin.orders.list.invalidate();
@@ -63,33 +69,43 @@ export function NewOrderForm() {
 
   return (
     <details className="card">
-      <summary>New Order</summary>
+      <summary>{t('newOrder.title')}</summary>
       <form onSubmit={submit} noValidate>
-        {create.error ? <Alert>{errorMessage(create.error, 'Failed to create order.')}</Alert> : null}
+        {create.error ? <Alert>{errorMessage(create.error, t('newOrder.failed'))}</Alert> : null}
         {done ? <Alert tone="success">{done}</Alert> : null}
         <div className="grid">
-          <TextField label="Customer name" value={form.name} onChange={set('name')} />
-          <TextField label="Customer phone" type="tel" value={form.phone} onChange={set('phone')} />
-          <TextField label="Customer email" type="email" value={form.email} onChange={set('email')} />
+          <TextField label={t('newOrder.customerName')} value={form.name} onChange={set('name')} />
           <TextField
-            label="Customer account ID (optional)"
+            label={t('newOrder.customerPhone')}
+            type="tel"
+            value={form.phone}
+            onChange={set('phone')}
+          />
+          <TextField
+            label={t('newOrder.customerEmail')}
+            type="email"
+            value={form.email}
+            onChange={set('email')}
+          />
+          <TextField
+            label={t('newOrder.customerAccount')}
             inputMode="numeric"
             value={form.customerId}
             onChange={set('customerId')}
           />
         </div>
-        <TextField label="Site" value={form.site} onChange={set('site')} />
+        <TextField label={t('orders.site')} value={form.site} onChange={set('site')} />
         <div className="grid">
           <SelectField
-            label="Sand"
+            label={t('orders.sand')}
             value={form.sandType}
             onChange={(e) => setForm((f) => ({ ...f, sandType: e.target.value as 'coarse' | 'smooth' }))}
           >
-            <option value="coarse">Coarse</option>
-            <option value="smooth">Smooth</option>
+            <option value="coarse">{t('orders.coarse')}</option>
+            <option value="smooth">{t('orders.smooth')}</option>
           </SelectField>
           <TextField
-            label="Trucks"
+            label={t('orders.trucks')}
             type="number"
             min={1}
             max={20}
@@ -97,24 +113,29 @@ export function NewOrderForm() {
             onChange={set('trucks')}
           />
           <TextField
-            label="Distance (km, optional)"
+            label={t('newOrder.distance')}
             type="number"
             min={0}
             step="0.1"
             value={form.distance}
             onChange={set('distance')}
           />
-          <TextField label="Date needed" type="date" value={form.dateNeeded} onChange={set('dateNeeded')} />
+          <TextField
+            label={t('newOrder.dateNeeded')}
+            type="date"
+            value={form.dateNeeded}
+            onChange={set('dateNeeded')}
+          />
           <label className="checkbox">
             <input
               type="checkbox"
               checked={form.overnightPour}
               onChange={(e) => setForm((f) => ({ ...f, overnightPour: e.target.checked }))}
             />
-            Overnight pour requested (delivery outside 06:00–18:00)
+            {t('newOrder.overnight')}
           </label>
           <TextField
-            label="Per-truck price override (KES, optional)"
+            label={t('newOrder.override')}
             type="number"
             min={1}
             step="1"
@@ -122,10 +143,10 @@ export function NewOrderForm() {
             onChange={set('perTruckOverride')}
           />
         </div>
-        {failed ? <Alert tone="warning">Unable to refresh quote</Alert> : null}
+        {failed ? <Alert tone="warning">{t('newOrder.quoteFailed')}</Alert> : null}
         {quote && !failed ? <QuoteLine quote={quote} /> : null}
         <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create order'}
+          {create.isPending ? t('newOrder.creating') : t('newOrder.create')}
         </button>
       </form>
     </details>

@@ -1,5 +1,6 @@
-import { formatDateTime, formatTonnes, orderStatusLabel, plural } from '../../../shared/domain/format';
+import { formatDateTime, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage } from '../../trpc';
 import { Badge, orderTone, paymentTone } from '../../ui/Badge';
 import { Money } from '../../ui/Money';
@@ -10,17 +11,21 @@ import { isActive, type OrderAction, orderActions, tonnesOrdered, tonnesToSchedu
 export type SheetKind = 'review' | 'record' | 'assign';
 export type OpenSheet = (kind: SheetKind, order: TListedOrder) => void;
 
-export const sandLabel = (sand: string) => (sand === 'coarse' ? 'Coarse' : 'Smooth');
+export const sandLabel = (t: StaffT, sand: string) =>
+  sand === 'coarse' ? t('orders.coarse') : t('orders.smooth');
 
 /** Payment, order status and the before-payment mark, as badges. */
 export function OrderBadges({ order, withPayment = true }: { order: TListedOrder; withPayment?: boolean }) {
+  const { t } = useStaffT();
   return (
     <div className="badges">
       {withPayment ? (
-        <Badge tone={paymentTone(order.payment_status)}>Payment {order.payment_status}</Badge>
+        <Badge tone={paymentTone(order.payment_status)}>
+          {t('orders.paymentBadge', { status: order.payment_status })}
+        </Badge>
       ) : null}
       <Badge tone={orderTone(order.status)}>{orderStatusLabel(order.status)}</Badge>
-      {order.assignments.some(beforePayment) ? <Badge tone="warn">Scheduled before payment</Badge> : null}
+      {order.assignments.some(beforePayment) ? <Badge tone="warn">{t('orders.beforePayment')}</Badge> : null}
     </div>
   );
 }
@@ -37,13 +42,14 @@ export function ActionButton({
   primary: boolean;
   onOpen: OpenSheet;
 }) {
+  const { t } = useStaffT();
   const className = primary ? 'button' : 'button button--secondary';
   const [kind, label]: [SheetKind, string] =
     action === 'review-payment'
-      ? ['review', 'Review payment']
+      ? ['review', t('orders.reviewPayment')]
       : action === 'record-payment'
-        ? ['record', 'Record payment']
-        : ['assign', 'Assign truck'];
+        ? ['record', t('orders.recordPayment')]
+        : ['assign', t('orders.assignTruck')];
   return (
     <button type="button" className={className} onClick={() => onOpen(kind, order)}>
       {label}
@@ -56,6 +62,7 @@ export function ActionButton({
  * main button (Review payment, Assign truck in a sheet, Mark delivered).
  */
 export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: OpenSheet }) {
+  const { t } = useStaffT();
   const deliver = useDeliver();
   const [main, ...more] = orderActions(order);
   const next = order.assignments.find(isActive);
@@ -64,18 +71,20 @@ export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: Open
   return (
     <>
       <p className="order-site">{order.site}</p>
-      {order.overnight_pour ? <Badge tone="warn">Overnight pour requested</Badge> : null}
+      {order.overnight_pour ? <Badge tone="warn">{t('orders.overnight')}</Badge> : null}
       <p className="order-meta">
         #{order.id} · {formatDateTime(order.created_at, 'short')} · {order.name}
       </p>
       <p className="order-meta">
-        {sandLabel(order.sand_type)} · {plural(order.trucks, 'truck')} ({formatTonnes(tonnesOrdered(order))})
-        · <Money value={order.total} strong />
+        {sandLabel(t, order.sand_type)} · {t('orders.truckCount', { count: order.trucks })} (
+        {formatTonnes(tonnesOrdered(order))}) · <Money value={order.total} strong />
       </p>
       <OrderBadges order={order} />
       <PaymentList order={order} />
       <LoadList order={order} leaveOut={main === 'deliver' ? next?.id : undefined} />
-      {open && left > 0 ? <p className="to-schedule">{formatTonnes(left)} still to schedule</p> : null}
+      {open && left > 0 ? (
+        <p className="to-schedule">{t('orders.stillToSchedule', { tonnes: formatTonnes(left) })}</p>
+      ) : null}
       {main ? (
         <div className="main-action">
           {main === 'deliver' && next ? (
@@ -85,7 +94,7 @@ export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: Open
               disabled={deliver.isPending}
               onClick={() => deliver.mutate({ id: next.id, status: 'DELIVERED' })}
             >
-              Mark delivered · {truckOf(next)}
+              {t('orders.markDeliveredTruck', { truck: truckOf(next) })}
             </button>
           ) : main !== 'deliver' ? (
             <ActionButton action={main} order={order} primary onOpen={onOpen} />
@@ -99,7 +108,7 @@ export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: Open
       ) : null}
       {deliver.error ? (
         <div role="alert" className="field__error">
-          {errorMessage(deliver.error, 'Failed to update assignment.')}
+          {errorMessage(deliver.error, t('orders.updateFailed'))}
         </div>
       ) : null}
     </>

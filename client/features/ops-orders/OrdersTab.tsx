@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { formatDateTime, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge, orderTone, paymentTone } from '../../ui/Badge';
 import { type Column, DataList } from '../../ui/DataList';
@@ -17,18 +18,18 @@ import { ActionButton, type OpenSheet, OrderCard, type SheetKind, sandLabel } fr
 import { RecordPaymentSheet, ReviewPaymentSheet } from './PaymentSheets';
 
 const FILTERS = [
-  { id: 'all', label: 'All', assigned: undefined },
-  { id: 'pending', label: 'Pending', assigned: false },
-  { id: 'assigned', label: 'Assigned', assigned: true },
+  { id: 'all', label: (t: StaffT) => t('orders.filterAll'), assigned: undefined },
+  { id: 'pending', label: (t: StaffT) => t('orders.filterPending'), assigned: false },
+  { id: 'assigned', label: (t: StaffT) => t('orders.filterAssigned'), assigned: true },
 ] as const;
 
 /** The full table needs a laptop's width; below it every order is a card. */
 const ORDERS_TABLE_FROM = 1100;
 
-function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
+function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
   return [
     {
-      header: 'When',
+      header: t('orders.when'),
       className: 'col-when',
       cell: (o) => (
         <>
@@ -38,7 +39,7 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
       ),
     },
     {
-      header: 'Customer',
+      header: t('orders.customer'),
       className: 'col-customer',
       cell: (o) => (
         <>
@@ -48,22 +49,22 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
       ),
     },
     {
-      header: 'Site',
+      header: t('orders.site'),
       className: 'col-site',
       cell: (o) => (
         <>
           {o.site}
           {o.overnight_pour ? (
             <div>
-              <Badge tone="warn">Overnight pour requested</Badge>
+              <Badge tone="warn">{t('orders.overnight')}</Badge>
             </div>
           ) : null}
         </>
       ),
     },
-    { header: 'Sand', className: 'col-sand', cell: (o) => sandLabel(o.sand_type) },
+    { header: t('orders.sand'), className: 'col-sand', cell: (o) => sandLabel(t, o.sand_type) },
     {
-      header: 'Trucks',
+      header: t('orders.trucks'),
       numeric: true,
       className: 'col-trucks',
       cell: (o) => (
@@ -73,9 +74,14 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
         </>
       ),
     },
-    { header: 'Total', numeric: true, className: 'col-total', cell: (o) => <Money value={o.total} /> },
     {
-      header: 'Payment',
+      header: t('orders.total'),
+      numeric: true,
+      className: 'col-total',
+      cell: (o) => <Money value={o.total} />,
+    },
+    {
+      header: t('orders.payment'),
       className: 'col-payment',
       cell: (o) => {
         const action = orderActions(o).find((a) => a === 'review-payment' || a === 'record-payment');
@@ -98,24 +104,29 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
       },
     },
     {
-      header: 'Status',
+      header: t('orders.status'),
       className: 'col-status',
       cell: (o) => (
         <div className="badges">
           <Badge tone={orderTone(o.status)}>{orderStatusLabel(o.status)}</Badge>
-          {o.assignments.some(beforePayment) ? <Badge tone="warn">Scheduled before payment</Badge> : null}
+          {o.assignments.some(beforePayment) ? <Badge tone="warn">{t('orders.beforePayment')}</Badge> : null}
         </div>
       ),
     },
-    { header: 'Assignments', className: 'col-loads', cell: (o) => <LoadList order={o} /> },
+    { header: t('orders.assignments'), className: 'col-loads', cell: (o) => <LoadList order={o} /> },
     {
-      header: 'Add assignment',
+      header: t('orders.addAssignment'),
       className: 'col-add',
       cell: (o) => {
         if (o.status === 'DELIVERED' || o.status === 'CANCELLED')
-          return <span className="muted">Closed</span>;
+          return <span className="muted">{t('orders.closed')}</span>;
         const left = tonnesToSchedule(o);
-        if (left <= 0) return <span className="muted">All {formatTonnes(tonnesOrdered(o))} on loads</span>;
+        if (left <= 0)
+          return (
+            <span className="muted">
+              {t('orders.allOnLoads', { tonnes: formatTonnes(tonnesOrdered(o)) })}
+            </span>
+          );
         return (
           <>
             <ActionButton
@@ -124,7 +135,7 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
               primary={o.payment_status === 'CONFIRMED'}
               onOpen={onOpen}
             />
-            <div className="to-schedule">{formatTonnes(left)} to schedule</div>
+            <div className="to-schedule">{t('orders.toSchedule', { tonnes: formatTonnes(left) })}</div>
           </>
         );
       },
@@ -134,6 +145,7 @@ function columns(onOpen: OpenSheet): Column<TListedOrder>[] {
 
 /** Orders: a table on a laptop, a card per order on a phone; payment review and truck assignment in sheets. */
 export function OrdersTab(_props: TabProps) {
+  const { t } = useStaffT();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]['id']>('all');
   const assigned = FILTERS.find((f) => f.id === filter)?.assigned;
   const orders = trpc.admin.orders.list.useQuery(assigned === undefined ? undefined : { assigned });
@@ -148,15 +160,15 @@ export function OrdersTab(_props: TabProps) {
     () => new Set((orders.data ?? []).flatMap((o) => o.assignments.filter(isActive).map((a) => a.truck_id))),
     [orders.data],
   );
-  const cols = columns(open);
+  const cols = columns(t, open);
 
   return (
     <section aria-labelledby="orders-heading">
-      <h2 id="orders-heading">Orders</h2>
+      <h2 id="orders-heading">{t('tabs.orders')}</h2>
       <NewOrderForm />
       <MpesaReconcile />
       <fieldset className="filter-buttons">
-        <legend className="visually-hidden">Filter orders</legend>
+        <legend className="visually-hidden">{t('orders.filterLegend')}</legend>
         {FILTERS.map((f) => (
           <button
             key={f.id}
@@ -165,21 +177,21 @@ export function OrdersTab(_props: TabProps) {
             aria-pressed={filter === f.id}
             onClick={() => setFilter(f.id)}
           >
-            {f.label}
+            {f.label(t)}
           </button>
         ))}
       </fieldset>
-      {orders.error ? <Alert>Failed to load orders. Please refresh.</Alert> : null}
-      {orders.isLoading ? <p className="muted">Loading orders…</p> : null}
+      {orders.error ? <Alert>{t('orders.failed')}</Alert> : null}
+      {orders.isLoading ? <p className="muted">{t('orders.loading')}</p> : null}
       <DataList
-        label="Orders"
+        label={t('tabs.orders')}
         rows={orders.data ?? []}
         rowKey={(o) => o.id}
         columns={cols}
         tableFrom={ORDERS_TABLE_FROM}
         tableClassName="order-table"
         renderCard={(o) => <OrderCard order={o} onOpen={open} />}
-        empty={orders.data ? 'No orders here.' : null}
+        empty={orders.data ? t('orders.none') : null}
       />
       {sheet && sheetOrder ? (
         sheet.kind === 'assign' ? (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
 import { ZReviewPaymentInput } from '../../../shared/schemas/admin-orders';
 import { type TListedOrder, ZPaymentConfirmationInput } from '../../../shared/schemas/orders';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { Alert, FormStatus, SelectField, TextAreaField, TextField } from '../../ui/forms';
@@ -11,20 +12,21 @@ import { useZodForm } from '../../ui/useZodForm';
 import { useOrdersRefresh } from './LoadList';
 
 function OrderFacts({ order }: { order: TListedOrder }) {
+  const { t } = useStaffT();
   return (
     <dl className="kv">
-      <dt>Customer</dt>
+      <dt>{t('orders.customer')}</dt>
       <dd>
         {order.name}
         {order.email ? <div className="muted">{order.email}</div> : null}
       </dd>
-      <dt>Site</dt>
+      <dt>{t('orders.site')}</dt>
       <dd>{order.site}</dd>
-      <dt>Total</dt>
+      <dt>{t('orders.total')}</dt>
       <dd>
         <Money value={order.total} strong />
       </dd>
-      <dt>Payment</dt>
+      <dt>{t('orders.payment')}</dt>
       <dd>{order.payment_status}</dd>
     </dl>
   );
@@ -32,6 +34,7 @@ function OrderFacts({ order }: { order: TListedOrder }) {
 
 /** A customer's payment confirmation: confirm it, or reject it with a reason after saying what that does. */
 export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; onClose: () => void }) {
+  const { t } = useStaffT();
   const refresh = useOrdersRefresh();
   const confirm = useConfirm();
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +43,7 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
       refresh();
       onClose();
     },
-    onError: (e) => setError(errorMessage(e, 'Failed to update payment.')),
+    onError: (e) => setError(errorMessage(e, t('payments.updateFailed'))),
   });
   const reject = useZodForm({
     schema: ZReviewPaymentInput,
@@ -49,12 +52,9 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
   });
 
   return (
-    <Sheet title={`Review payment · order #${order.id}`} onClose={onClose}>
+    <Sheet title={t('payments.reviewTitle', { id: order.id })} onClose={onClose}>
       <OrderFacts order={order} />
-      <p className="muted">
-        Find the payment on the bank or M-Pesa statement first. Confirming moves the order to Received, ready
-        for trucks.
-      </p>
+      <p className="muted">{t('payments.reviewIntro')}</p>
       {error ? <Alert>{error}</Alert> : null}
       <div className="sheet__actions">
         <button
@@ -66,7 +66,7 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
             review.mutate({ id: order.id, decision: 'confirm' });
           }}
         >
-          Confirm payment
+          {t('payments.confirm')}
         </button>
       </div>
       <form
@@ -74,18 +74,15 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
         noValidate
         onSubmit={reject.submit((input) =>
           confirm.ask({
-            title: 'Reject this payment?',
+            title: t('payments.rejectTitle'),
             body: (
               <>
-                <p>
-                  Order #{order.id} goes back to Awaiting Payment and {order.name} is asked to send the
-                  payment confirmation again.
-                </p>
-                <p>Your reason is kept with the order: “{input.note}”.</p>
+                <p>{t('payments.rejectEffect', { id: order.id, name: order.name })}</p>
+                <p>{t('payments.rejectKept', { note: input.note })}</p>
               </>
             ),
-            confirmLabel: 'Reject payment',
-            cancelLabel: 'Go back',
+            confirmLabel: t('payments.reject'),
+            cancelLabel: t('payments.goBack'),
             onConfirm: () => {
               setError(null);
               review.mutate(input);
@@ -94,9 +91,9 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
         )}
       >
         <FormStatus message={reject.message} />
-        <TextAreaField label="Reason for rejecting" {...reject.field('note')} />
+        <TextAreaField label={t('payments.rejectReason')} {...reject.field('note')} />
         <button type="submit" className="button button--secondary" disabled={review.isPending}>
-          Reject payment
+          {t('payments.reject')}
         </button>
       </form>
       {confirm.dialog}
@@ -106,6 +103,7 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
 
 /** A payment made without the portal (by phone, at the office): its method and reference confirm the order. */
 export function RecordPaymentSheet({ order, onClose }: { order: TListedOrder; onClose: () => void }) {
+  const { t } = useStaffT();
   const refresh = useOrdersRefresh();
   const form = useZodForm({
     schema: ZPaymentConfirmationInput,
@@ -117,10 +115,10 @@ export function RecordPaymentSheet({ order, onClose }: { order: TListedOrder; on
       refresh();
       onClose();
     },
-    onError: (e) => form.report('error', errorMessage(e, 'Failed to update payment.')),
+    onError: (e) => form.report('error', errorMessage(e, t('payments.updateFailed'))),
   });
   return (
-    <Sheet title={`Record payment · order #${order.id}`} onClose={onClose}>
+    <Sheet title={t('payments.recordTitle', { id: order.id })} onClose={onClose}>
       <OrderFacts order={order} />
       <form
         noValidate
@@ -134,20 +132,24 @@ export function RecordPaymentSheet({ order, onClose }: { order: TListedOrder; on
           }),
         )}
       >
-        <p className="muted">Recording the payment moves the order to Received, ready for trucks.</p>
+        <p className="muted">{t('payments.recordIntro')}</p>
         <FormStatus message={form.message} />
-        <SelectField label="Paid through" {...form.field('method')}>
+        <SelectField label={t('payments.paidThrough')} {...form.field('method')}>
           {PAYMENT_METHODS.map((m) => (
             <option key={m} value={m}>
               {m}
             </option>
           ))}
         </SelectField>
-        <TextField label="Payment reference" placeholder="e.g. QJK4XYZ123" {...form.field('reference')} />
-        <TextAreaField label="Note (optional)" {...form.field('message')} />
+        <TextField
+          label={t('payments.reference')}
+          placeholder={t('payments.referencePlaceholder')}
+          {...form.field('reference')}
+        />
+        <TextAreaField label={t('payments.note')} {...form.field('message')} />
         <div className="sheet__actions">
           <button type="submit" className="button" disabled={review.isPending}>
-            {review.isPending ? 'Recording…' : 'Record payment'}
+            {review.isPending ? t('payments.recording') : t('payments.record')}
           </button>
         </div>
       </form>
