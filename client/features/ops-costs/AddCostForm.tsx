@@ -7,6 +7,7 @@ import {
   ZCostDuplicateOf,
   ZCostInput,
 } from '../../../shared/schemas/money';
+import { useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
 import { FormStatus, SelectField, TextField } from '../../ui/forms';
@@ -15,13 +16,6 @@ import { useZodForm } from '../../ui/useZodForm';
 import { DuplicatePanel } from './DuplicatePanel';
 
 const EMPTY = { type: '', truckId: '', amount: '', description: '' };
-
-/** The spec's simplified wording for OPS (the amount message is the same for both). */
-const OPS_MESSAGES = {
-  type: 'Select a cost type.',
-  truckId: 'Select a truck for this cost.',
-  description: 'Provide a short description for this cost.',
-};
 
 /** The add-cost form (spec section 2): ADMIN wording, or OPS' simplified wording. Editing skips the duplicate panel. */
 export function AddCostForm({
@@ -33,6 +27,26 @@ export function AddCostForm({
   editing: TCost | null;
   onDone: () => void;
 }) {
+  const { t, i18n } = useStaffT();
+  const sw = i18n.language === 'sw';
+  // The spec's simplified wording for OPS (the amount message is the same for both); ADMIN gets the
+  // schema's, in Kiswahili when the screens are.
+  const messages =
+    role === 'OPS'
+      ? {
+          type: t('costs.opsType'),
+          truckId: t('costs.opsTruck'),
+          description: t('costs.opsDescription'),
+          ...(sw ? { amount: t('costs.validAmount') } : {}),
+        }
+      : sw
+        ? {
+            type: t('costs.validType'),
+            truckId: t('costs.validTruck'),
+            amount: t('costs.validAmount'),
+            description: t('costs.validDescription'),
+          }
+        : undefined;
   const utils = trpc.useUtils();
   const trucks = trpc.admin.trucks.list.useQuery();
   const form = useZodForm({
@@ -45,10 +59,10 @@ export function AddCostForm({
           description: editing.description,
         }
       : EMPTY,
-    messages: role === 'OPS' ? OPS_MESSAGES : undefined,
+    messages,
   });
   const update = trpc.admin.costs.update.useMutation();
-  const plateOf = (id: string | null) => trucks.data?.find((t) => t.id === id)?.plate ?? id ?? '-';
+  const plateOf = (id: string | null) => trucks.data?.find((truck) => truck.id === id)?.plate ?? id ?? '-';
 
   function saved(text: string) {
     form.reset(EMPTY);
@@ -68,8 +82,7 @@ export function AddCostForm({
         input,
         `${input.type} · ${plateOf(input.truckId)} · ${formatMoney(input.amount)}`,
       ),
-    onSaved: (_, flagged) =>
-      saved(flagged ? 'Cost recorded and flagged as a duplicate for audit.' : 'Cost recorded.'),
+    onSaved: (_, flagged) => saved(flagged ? t('costs.savedFlagged') : t('costs.saved')),
     onError: (err, confirming) => {
       if (isQueued(err)) {
         form.reset(EMPTY);
@@ -77,7 +90,7 @@ export function AddCostForm({
       }
       form.report(
         'error',
-        errorMessage(err, confirming ? 'Failed to confirm duplicate cost.' : 'Failed to record cost.'),
+        errorMessage(err, confirming ? t('costs.confirmFailed') : t('costs.recordFailed')),
       );
     },
   });
@@ -86,64 +99,64 @@ export function AddCostForm({
     if (!editing) return void dup.submit(input);
     try {
       await update.mutateAsync({ ...input, id: editing.id });
-      saved('Cost record updated.');
+      saved(t('costs.updated'));
     } catch (err) {
-      form.report('error', errorMessage(err, 'Failed to save cost record.'));
+      form.report('error', errorMessage(err, t('costs.saveFailed')));
     }
   });
 
   const d = dup.duplicate;
   return (
     <form className="card" onSubmit={submit} noValidate>
-      <h3>{editing ? `Edit cost #${editing.id}` : 'Add cost'}</h3>
+      <h3>{editing ? t('costs.editTitle', { id: editing.id }) : t('costs.addTitle')}</h3>
       <FormStatus message={form.message} />
       <div className="grid">
-        <SelectField label="Type" {...form.field('type')}>
-          <option value="">Select type…</option>
-          {COST_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+        <SelectField label={t('costs.type')} {...form.field('type')}>
+          <option value="">{t('costs.selectType')}</option>
+          {COST_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Truck" {...form.field('truckId')}>
-          <option value="">Select truck…</option>
-          {(trucks.data ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.plate || t.id}
+        <SelectField label={t('common.truck')} {...form.field('truckId')}>
+          <option value="">{t('stock.selectTruck')}</option>
+          {(trucks.data ?? []).map((truck) => (
+            <option key={truck.id} value={truck.id}>
+              {truck.plate || truck.id}
             </option>
           ))}
         </SelectField>
         <TextField
-          label="Amount (KES)"
+          label={t('costs.amountKes')}
           type="number"
           min={0.01}
           step="0.01"
           inputMode="decimal"
           {...form.field('amount')}
         />
-        <TextField label="Description" {...form.field('description')} />
+        <TextField label={t('costs.description')} {...form.field('description')} />
       </div>
       {d ? (
         <DuplicatePanel
-          title="Possible duplicate detected"
+          title={t('costs.dupTitle')}
           message={d.message}
-          explanation="An existing cost entry matches this submission. Confirm if it is intentional."
+          explanation={t('costs.dupExplanation')}
           existing={{
-            label: `Existing entry #${d.existing.id}`,
+            label: t('costs.existingEntry', { id: d.existing.id }),
             rows: [
-              ['Truck', plateOf(d.existing.truck_id)],
-              ['Amount', formatMoney(d.existing.amount)],
-              ['Incurred', formatDateTime(d.existing.incurred_at)],
-              ['Description', d.existing.description || 'No description'],
+              [t('common.truck'), plateOf(d.existing.truck_id)],
+              [t('costs.amount'), formatMoney(d.existing.amount)],
+              [t('costs.incurred'), formatDateTime(d.existing.incurred_at)],
+              [t('costs.description'), d.existing.description || t('costs.noDescription')],
             ],
           }}
           incoming={{
-            label: 'New entry',
+            label: t('costs.newEntry'),
             rows: [
-              ['Truck', plateOf(d.input.truckId)],
-              ['Amount', formatMoney(d.input.amount)],
-              ['Description', d.input.description || 'No description'],
+              [t('common.truck'), plateOf(d.input.truckId)],
+              [t('costs.amount'), formatMoney(d.input.amount)],
+              [t('costs.description'), d.input.description || t('costs.noDescription')],
             ],
           }}
           busy={dup.busy}
@@ -153,11 +166,11 @@ export function AddCostForm({
       ) : null}
       <div className="button-row">
         <button type="submit" className="button" disabled={dup.busy || update.isPending || d !== null}>
-          {editing ? 'Save' : 'Add'}
+          {editing ? t('costs.save') : t('costs.add')}
         </button>
         {editing ? (
           <button type="button" className="button button--secondary" onClick={onDone}>
-            Cancel edit
+            {t('costs.cancelEdit')}
           </button>
         ) : null}
       </div>

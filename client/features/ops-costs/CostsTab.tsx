@@ -3,6 +3,7 @@ import { COSTS_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
 import { formatDateTime } from '../../../shared/domain/format';
 import { localDate } from '../../../shared/domain/time';
 import { COST_TYPES, type TCost } from '../../../shared/schemas/money';
+import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { DataList } from '../../ui/DataList';
@@ -13,19 +14,20 @@ import type { TabProps } from '../ops/tab-props';
 import { AddCostForm } from './AddCostForm';
 
 function RecentCosts({ costs }: { costs: TCost[] }) {
+  const { t } = useStaffT();
   return (
     <section className="card" aria-labelledby="recent-costs">
-      <h3 id="recent-costs">Recent costs</h3>
-      {costs.length === 0 ? <p className="muted">No costs recorded yet.</p> : null}
+      <h3 id="recent-costs">{t('costs.recent')}</h3>
+      {costs.length === 0 ? <p className="muted">{t('costs.noneYet')}</p> : null}
       {/* A list that scrolls in its own box: focusable, so a keyboard can scroll it too. */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable */}
-      <section className="recent-costs" aria-label="Recent costs list" tabIndex={0}>
+      <section className="recent-costs" aria-label={t('costs.recentList')} tabIndex={0}>
         <ul className="plain-list">
           {costs.slice(0, 50).map((c) => (
             <li key={c.id} className={c.voided ? 'recent-cost voided' : 'recent-cost'}>
               <div className="recent-cost__head">
                 <Money value={c.amount} strong /> <span>{c.type}</span>
-                {c.voided ? <Badge tone="muted">voided</Badge> : null}
+                {c.voided ? <Badge tone="muted">{t('costs.voided')}</Badge> : null}
               </div>
               <div className="muted">
                 {c.plate ?? c.truck_id ?? '-'} · {formatDateTime(c.incurred_at)}
@@ -33,7 +35,8 @@ function RecentCosts({ costs }: { costs: TCost[] }) {
               <div>{c.description}</div>
               {c.is_duplicate ? (
                 <div className="dup-note">
-                  Marked duplicate{c.confirmed_at ? ` ${formatDateTime(c.confirmed_at)}` : ''} · Reference id{' '}
+                  {t('costs.markedDuplicate')}
+                  {c.confirmed_at ? ` ${formatDateTime(c.confirmed_at)}` : ''} · {t('costs.referenceId')}{' '}
                   {c.duplicate_of ?? '-'}
                 </div>
               ) : null}
@@ -47,6 +50,7 @@ function RecentCosts({ costs }: { costs: TCost[] }) {
 
 /** Costs: ADMIN gets the ledger with filters, CSV and editing; OPS records costs and sees recent ones. */
 export function CostsTab({ role }: TabProps) {
+  const { t } = useStaffT();
   const costs = trpc.admin.costs.list.useQuery();
   const [editing, setEditing] = useState<TCost | null>(null);
   const [filters, setFilters] = useState({ type: '', truck: '', from: '', to: '' });
@@ -79,7 +83,7 @@ export function CostsTab({ role }: TabProps) {
 
   function exportCsv() {
     setCsvError(null);
-    if (filtered.length === 0) return setCsvError('There are no costs to export for these filters.');
+    if (filtered.length === 0) return setCsvError(t('costs.nothingToExport'));
     downloadText(
       'costs.csv',
       toCsv(
@@ -91,10 +95,8 @@ export function CostsTab({ role }: TabProps) {
 
   return (
     <section aria-labelledby="costs-heading">
-      <h2 id="costs-heading">Costs</h2>
-      {costs.error ? (
-        <Alert>{role === 'ADMIN' ? 'Failed to load cost records.' : 'Failed to load costs data.'}</Alert>
-      ) : null}
+      <h2 id="costs-heading">{t('tabs.costs')}</h2>
+      {costs.error ? <Alert>{role === 'ADMIN' ? t('costs.failedAdmin') : t('costs.failedOps')}</Alert> : null}
       <div ref={formTop} className="scroll-target" />
       <div className="two-col">
         <AddCostForm
@@ -107,44 +109,44 @@ export function CostsTab({ role }: TabProps) {
       </div>
       {role === 'ADMIN' ? (
         <section aria-labelledby="ledger-heading">
-          <h3 id="ledger-heading">Ledger</h3>
+          <h3 id="ledger-heading">{t('costs.ledger')}</h3>
           <div className="toolbar">
             <SelectField
-              label="Filter by type"
+              label={t('costs.filterType')}
               value={filters.type}
               onChange={(e) => setFilters((f) => ({ ...f, type: e.target.value }))}
             >
-              <option value="">All types</option>
-              {COST_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
+              <option value="">{t('costs.allTypes')}</option>
+              {COST_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
                 </option>
               ))}
             </SelectField>
             <TextField
-              label="Filter by truck"
+              label={t('costs.filterTruck')}
               value={filters.truck}
               onChange={(e) => setFilters((f) => ({ ...f, truck: e.target.value }))}
             />
             <TextField
-              label="From"
+              label={t('finance.from')}
               type="date"
               value={filters.from}
               onChange={(e) => setFilters((f) => ({ ...f, from: e.target.value }))}
             />
             <TextField
-              label="To"
+              label={t('finance.to')}
               type="date"
               value={filters.to}
               onChange={(e) => setFilters((f) => ({ ...f, to: e.target.value }))}
             />
             <button type="button" className="button button--small button--secondary" onClick={exportCsv}>
-              Export CSV
+              {t('stock.exportCsv')}
             </button>
           </div>
           {csvError ? <Alert>{csvError}</Alert> : null}
           <DataList
-            label="Cost ledger"
+            label={t('costs.ledgerLabel')}
             rows={filtered}
             rowKey={(c) => c.id}
             rowClassName={(c) => (c.voided ? 'voided' : undefined)}
@@ -154,19 +156,26 @@ export function CostsTab({ role }: TabProps) {
               </>
             )}
             columns={[
-              { header: 'Datetime', cell: (c) => formatDateTime(c.incurred_at) },
-              { header: 'Type', cell: (c) => c.type, hideOnCard: true },
-              { header: 'Truck', cell: (c) => c.plate ?? c.truck_id ?? '-' },
-              { header: 'Amount', numeric: true, cell: (c) => <Money value={c.amount} />, hideOnCard: true },
+              { header: t('costs.datetime'), cell: (c) => formatDateTime(c.incurred_at) },
+              { header: t('costs.type'), cell: (c) => c.type, hideOnCard: true },
+              { header: t('common.truck'), cell: (c) => c.plate ?? c.truck_id ?? '-' },
               {
-                header: 'Description',
+                header: t('costs.amount'),
+                numeric: true,
+                cell: (c) => <Money value={c.amount} />,
+                hideOnCard: true,
+              },
+              {
+                header: t('costs.description'),
                 cell: (c) => (
                   <>
                     {c.description}
                     {c.is_duplicate ? (
-                      <div className="dup-note">Marked duplicate · Reference id {c.duplicate_of ?? '-'}</div>
+                      <div className="dup-note">
+                        {t('costs.markedDuplicate')} · {t('costs.referenceId')} {c.duplicate_of ?? '-'}
+                      </div>
                     ) : null}
-                    {c.voided ? <div className="muted">Voided</div> : null}
+                    {c.voided ? <div className="muted">{t('costs.voidedRow')}</div> : null}
                   </>
                 ),
               },
@@ -178,11 +187,11 @@ export function CostsTab({ role }: TabProps) {
                   className="button button--small button--secondary"
                   onClick={() => edit(c)}
                 >
-                  Edit cost {c.id}
+                  {t('costs.editCost', { id: c.id })}
                 </button>
               ) : null
             }
-            empty={costs.data ? 'No costs match these filters.' : null}
+            empty={costs.data ? t('costs.noMatch') : null}
           />
         </section>
       ) : null}

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { TDriver } from '../../../shared/schemas/fleet';
+import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert, TextField } from '../../ui/forms';
@@ -14,6 +15,7 @@ function Thumb({ name, alt }: { name: string | null; alt: string }) {
 }
 
 export function DriversTab(_props: TabProps) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const drivers = trpc.admin.drivers.list.useQuery();
   const [editing, setEditing] = useState<TDriver | null>(null);
@@ -41,17 +43,17 @@ export function DriversTab(_props: TabProps) {
 
   return (
     <section aria-labelledby="drivers-heading">
-      <h2 id="drivers-heading">Drivers</h2>
+      <h2 id="drivers-heading">{t('tabs.drivers')}</h2>
       <div ref={formTop} className="scroll-target" />
       <DriverDetailsForm
         key={formKey}
         driver={editing}
         withId
-        heading={<h3>{editing ? `Edit driver ${editing.id}` : 'Add a driver'}</h3>}
-        submitLabel={editing ? 'Save driver' : 'Add driver'}
-        savingLabel="Saving…"
-        savedText="Driver details saved."
-        failedText="Failed to save driver."
+        heading={<h3>{editing ? t('drivers.editTitle', { id: editing.id }) : t('drivers.addTitle')}</h3>}
+        submitLabel={editing ? t('drivers.save') : t('drivers.add')}
+        savingLabel={t('common.saving')}
+        savedText={t('drivers.saved')}
+        failedText={t('drivers.saveFailed')}
         save={async ({ id, ...details }) => {
           if (editing) return update.mutateAsync({ ...details, id: editing.id });
           const created = await create.mutateAsync({
@@ -73,37 +75,40 @@ export function DriversTab(_props: TabProps) {
       >
         {editing ? (
           <button type="button" className="button button--secondary" onClick={() => open(null)}>
-            New driver
+            {t('drivers.newDriver')}
           </button>
         ) : null}
       </DriverDetailsForm>
       <div className="toolbar">
         <TextField
-          label="Search drivers"
+          label={t('drivers.search')}
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
       </div>
-      {drivers.error ? <Alert>Failed to load drivers.</Alert> : null}
+      {drivers.error ? <Alert>{t('drivers.loadFailed')}</Alert> : null}
       <DataList
-        label="Drivers"
+        label={t('tabs.drivers')}
         rows={shown}
         rowKey={(d) => d.id}
         title={(d) => d.name}
         columns={[
-          { header: 'Photo', cell: (d) => <Thumb name={d.photoPath} alt={`Photo of ${d.name}`} /> },
-          { header: 'ID', cell: (d) => d.id },
-          { header: 'Name', cell: (d) => d.name, hideOnCard: true },
-          { header: 'Email', cell: (d) => d.email ?? '-' },
-          { header: 'Phone', cell: (d) => d.phone ?? '-' },
+          {
+            header: t('drivers.photo'),
+            cell: (d) => <Thumb name={d.photoPath} alt={t('drivers.photoOf', { name: d.name })} />,
+          },
+          { header: t('drivers.id'), cell: (d) => d.id },
+          { header: t('drivers.name'), cell: (d) => d.name, hideOnCard: true },
+          { header: t('drivers.email'), cell: (d) => d.email ?? '-' },
+          { header: t('drivers.phone'), cell: (d) => d.phone ?? '-' },
         ]}
         actions={(d) => (
           <button type="button" className="button button--small button--secondary" onClick={() => open(d)}>
-            Edit {d.name}
+            {t('drivers.edit', { name: d.name })}
           </button>
         )}
-        empty={drivers.data ? (search ? 'No driver matches this search.' : 'No drivers yet.') : null}
+        empty={drivers.data ? (search ? t('drivers.noMatch') : t('drivers.none')) : null}
       />
       <StaffAccounts drivers={drivers.data ?? []} />
     </section>

@@ -1,13 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { STOCK_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
-import { formatDateTime, formatNumber, formatTonnes, plural } from '../../../shared/domain/format';
+import { formatDateTime, formatNumber, formatTonnes } from '../../../shared/domain/format';
 import {
   type TStockReceiptInput,
   type TStockTx,
   ZStockReceiptInput,
   ZStockTxNoteInput,
 } from '../../../shared/schemas/stock';
+import { useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
@@ -19,11 +20,14 @@ import { useZodForm } from '../../ui/useZodForm';
 import type { TabProps } from '../ops/tab-props';
 
 function NoteCell({ tx }: { tx: TStockTx }) {
+  const { t, i18n } = useStaffT();
   const utils = trpc.useUtils();
   const form = useZodForm({
     schema: ZStockTxNoteInput,
     initial: { reason: tx.reason ?? '' },
     toInput: (v) => ({ id: tx.id, reason: v.reason }),
+    // The schema's English messages, in Kiswahili when the screens are.
+    messages: i18n.language === 'sw' ? { reason: t('stock.validNote') } : undefined,
   });
   const [saved, setSaved] = useState(false);
   const save = trpc.admin.stock.updateNote.useMutation({
@@ -31,13 +35,13 @@ function NoteCell({ tx }: { tx: TStockTx }) {
       setSaved(true);
       void utils.admin.stock.transactions.invalidate();
     },
-    onError: (e) => form.report('error', errorMessage(e, 'Failed to update transaction.')),
+    onError: (e) => form.report('error', errorMessage(e, t('stock.updateFailed'))),
   });
   const { onChange, ...note } = form.field('reason');
   return (
     <div className="inline-form">
       <input
-        aria-label={`Note for transaction ${tx.id}`}
+        aria-label={t('stock.noteFor', { id: tx.id })}
         {...note}
         onChange={(e) => {
           onChange(e);
@@ -50,9 +54,9 @@ function NoteCell({ tx }: { tx: TStockTx }) {
         disabled={save.isPending}
         onClick={form.submit((input) => save.mutate(input))}
       >
-        Save note
+        {t('stock.saveNote')}
       </button>
-      {saved ? <span className="muted">Saved</span> : null}
+      {saved ? <span className="muted">{t('stock.saved')}</span> : null}
       {form.message?.tone === 'error' ? (
         <span role="alert" className="field__error">
           {form.message.text}
@@ -64,6 +68,7 @@ function NoteCell({ tx }: { tx: TStockTx }) {
 
 /** Yard stock: summary, receipt form, movements (ADMIN edits notes and exports CSV; OPS views and receives). */
 export function StockTab({ role }: TabProps) {
+  const { t, i18n } = useStaffT();
   const utils = trpc.useUtils();
   const stock = trpc.admin.stock.get.useQuery();
   const txs = trpc.admin.stock.transactions.useQuery();
@@ -75,12 +80,20 @@ export function StockTab({ role }: TabProps) {
       trucks: '',
       category: 'coarse' as 'coarse' | 'smooth',
       costPerTonne: '',
-      description: 'Yard receipt',
+      description: t('stock.defaultDescription'),
     },
     toInput: ({ description, ...f }) => ({
       ...f,
-      ...(role === 'ADMIN' ? { description: description || 'Yard receipt' } : {}),
+      ...(role === 'ADMIN' ? { description: description || t('stock.defaultDescription') } : {}),
     }),
+    messages:
+      i18n.language === 'sw'
+        ? {
+            truckId: t('stock.validTruck'),
+            trucks: t('stock.validTrucks'),
+            costPerTonne: t('stock.validCostPerTonne'),
+          }
+        : undefined,
   });
   const [csvError, setCsvError] = useState<string | null>(null);
   // Through the device outbox (client/offline/outbox.ts): kept on the phone when it cannot be sent.
@@ -93,7 +106,7 @@ export function StockTab({ role }: TabProps) {
         `${input.trucks} trucks ${input.category} · ${input.truckId} · KES ${input.costPerTonne}/t`,
       ),
     onSuccess: (tx) => {
-      form.report('success', `Recorded ${tx.tonnes} t of ${tx.category} sand.`);
+      form.report('success', t('stock.recorded', { tonnes: tx.tonnes, category: tx.category }));
       form.patch({ trucks: '', costPerTonne: '' });
       void utils.admin.stock.invalidate();
     },
@@ -102,114 +115,123 @@ export function StockTab({ role }: TabProps) {
         form.patch({ trucks: '', costPerTonne: '' });
         return form.report('success', e.message);
       }
-      form.report(
-        'error',
-        errorMessage(e, role === 'ADMIN' ? 'Failed to record stock receipt.' : 'Failed to record receipt.'),
-      );
+      form.report('error', errorMessage(e, role === 'ADMIN' ? t('stock.failedAdmin') : t('stock.failedOps')));
     },
   });
 
   function exportCsv() {
     setCsvError(null);
     const rows = txs.data ?? [];
-    if (rows.length === 0) return setCsvError('There are no stock transactions to export.');
+    if (rows.length === 0) return setCsvError(t('stock.nothingToExport'));
     downloadText(
       'stock-transactions.csv',
       toCsv(
         STOCK_CSV_HEADER,
-        rows.map((t) => [
-          t.created_at,
-          t.kind,
-          t.trucks,
-          t.tonnes,
-          t.category,
-          t.truck_id ?? '',
-          t.reason ?? '',
+        rows.map((tx) => [
+          tx.created_at,
+          tx.kind,
+          tx.trucks,
+          tx.tonnes,
+          tx.category,
+          tx.truck_id ?? '',
+          tx.reason ?? '',
         ]),
       ),
     );
   }
 
   const s = stock.data;
-  const plates = new Map((trucks.data ?? []).map((t) => [t.id, t.plate || t.id]));
+  const plates = new Map((trucks.data ?? []).map((truck) => [truck.id, truck.plate || truck.id]));
   return (
     <section aria-labelledby="stock-heading">
-      <h2 id="stock-heading">Stock</h2>
-      {stock.error || txs.error ? <Alert>Failed to load stock data.</Alert> : null}
+      <h2 id="stock-heading">{t('tabs.stock')}</h2>
+      {stock.error || txs.error ? <Alert>{t('stock.loadFailed')}</Alert> : null}
       {s ? (
         <div className="grid">
           <StatCard
             label={s.yard_name}
             value={formatTonnes(s.tonnes)}
-            note={`${plural(s.trucks_total, 'truck load')} of ${formatTonnes(s.unit_tonnes)}`}
+            note={t('stock.truckLoads', { count: s.trucks_total, unit: formatTonnes(s.unit_tonnes) })}
           />
-          <StatCard label="Coarse" value={plural(s.trucks_coarse, 'load')} />
-          <StatCard label="Smooth" value={plural(s.trucks_smooth, 'load')} />
+          <StatCard label={t('orders.coarse')} value={t('stock.loads', { count: s.trucks_coarse })} />
+          <StatCard label={t('orders.smooth')} value={t('stock.loads', { count: s.trucks_smooth })} />
         </div>
       ) : null}
       <form className="card" onSubmit={form.submit((input) => receipt.mutate(input))} noValidate>
-        <h3>Record a receipt</h3>
+        <h3>{t('stock.recordReceipt')}</h3>
         <FormStatus message={form.message} />
         <div className="grid">
-          <SelectField label="Truck receiving stock" {...form.field('truckId')}>
-            <option value="">Select truck…</option>
-            {(trucks.data ?? []).map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.plate || t.id}
+          <SelectField label={t('stock.truckReceiving')} {...form.field('truckId')}>
+            <option value="">{t('stock.selectTruck')}</option>
+            {(trucks.data ?? []).map((truck) => (
+              <option key={truck.id} value={truck.id}>
+                {truck.plate || truck.id}
               </option>
             ))}
           </SelectField>
-          <TextField label="Trucks received" type="number" min={0.01} step="0.01" {...form.field('trucks')} />
-          <SelectField label="Category" {...form.field('category')}>
-            <option value="coarse">Coarse</option>
-            <option value="smooth">Smooth</option>
+          <TextField
+            label={t('stock.trucksReceived')}
+            type="number"
+            min={0.01}
+            step="0.01"
+            {...form.field('trucks')}
+          />
+          <SelectField label={t('stock.category')} {...form.field('category')}>
+            <option value="coarse">{t('orders.coarse')}</option>
+            <option value="smooth">{t('orders.smooth')}</option>
           </SelectField>
           <TextField
-            label="Cost per tonne (KES)"
+            label={t('stock.costPerTonne')}
             type="number"
             min={0.01}
             step="0.01"
             {...form.field('costPerTonne')}
           />
-          {role === 'ADMIN' ? <TextField label="Description" {...form.field('description')} /> : null}
+          {role === 'ADMIN' ? (
+            <TextField label={t('stock.description')} {...form.field('description')} />
+          ) : null}
         </div>
         {Number(form.values.trucks) > 0 && Number(form.values.costPerTonne) > 0 ? (
           <p className="muted">
-            {formatTonnes(Math.round(Number(form.values.trucks) * 20 * 100) / 100)} · purchase cost{' '}
+            {formatTonnes(Math.round(Number(form.values.trucks) * 20 * 100) / 100)} ·{' '}
+            {t('stock.purchaseCost')}{' '}
             <Money value={Number(form.values.trucks) * 20 * Number(form.values.costPerTonne)} />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={receipt.isPending}>
-          {receipt.isPending ? 'Recording…' : 'Record receipt'}
+          {receipt.isPending ? t('stock.recording') : t('stock.record')}
         </button>
       </form>
       <div className="toolbar">
-        <h3 style={{ margin: 0 }}>Transactions</h3>
+        <h3 style={{ margin: 0 }}>{t('stock.transactions')}</h3>
         {role === 'ADMIN' ? (
           <button type="button" className="button button--small button--secondary" onClick={exportCsv}>
-            Export CSV
+            {t('stock.exportCsv')}
           </button>
         ) : null}
       </div>
       {csvError ? <Alert>{csvError}</Alert> : null}
       <DataList
-        label="Stock transactions"
+        label={t('stock.listLabel')}
         rows={txs.data ?? []}
-        rowKey={(t) => t.id}
-        title={(t) => `${t.kind} · ${formatDateTime(t.created_at, 'short')}`}
+        rowKey={(tx) => tx.id}
+        title={(tx) => `${tx.kind} · ${formatDateTime(tx.created_at, 'short')}`}
         columns={[
-          { header: 'When', cell: (t) => formatDateTime(t.created_at, 'short'), hideOnCard: true },
-          { header: 'Kind', cell: (t) => t.kind, hideOnCard: true },
-          { header: 'Trucks', numeric: true, cell: (t) => formatNumber(t.trucks) },
-          { header: 'Tonnes', numeric: true, cell: (t) => formatTonnes(t.tonnes) },
-          { header: 'Category', cell: (t) => t.category },
-          { header: 'Truck', cell: (t) => (t.truck_id ? (plates.get(t.truck_id) ?? t.truck_id) : '-') },
+          { header: t('stock.when'), cell: (tx) => formatDateTime(tx.created_at, 'short'), hideOnCard: true },
+          { header: t('stock.kind'), cell: (tx) => tx.kind, hideOnCard: true },
+          { header: t('orders.trucks'), numeric: true, cell: (tx) => formatNumber(tx.trucks) },
+          { header: t('stock.tonnes'), numeric: true, cell: (tx) => formatTonnes(tx.tonnes) },
+          { header: t('stock.category'), cell: (tx) => tx.category },
           {
-            header: 'Note',
-            cell: (t) => (role === 'ADMIN' ? <NoteCell tx={t} /> : (t.reason ?? '')),
+            header: t('common.truck'),
+            cell: (tx) => (tx.truck_id ? (plates.get(tx.truck_id) ?? tx.truck_id) : '-'),
+          },
+          {
+            header: t('stock.note'),
+            cell: (tx) => (role === 'ADMIN' ? <NoteCell tx={tx} /> : (tx.reason ?? '')),
           },
         ]}
-        empty={txs.data ? 'No stock movements yet.' : null}
+        empty={txs.data ? t('stock.none') : null}
       />
     </section>
   );

@@ -7,6 +7,7 @@ import {
   ZTruckCreateInput,
   ZTruckUpdateInput,
 } from '../../../shared/schemas/fleet';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert, FormStatus, SelectField, TextField } from '../../ui/forms';
@@ -33,20 +34,37 @@ const toInput = (f: TruckFields) => ({
 
 /** Truck registry: form (id fixed once created) and a searchable table, with Traccar Client settings. */
 export function TrucksTab(_props: TabProps) {
+  const { t, i18n } = useStaffT();
   const utils = trpc.useUtils();
   const trucks = trpc.admin.trucks.list.useQuery();
   const drivers = trpc.admin.drivers.list.useQuery();
   const [editing, setEditing] = useState<string | null>(null);
   // The id is fixed once created: an edit sends the update call, checked with its own schema.
   const schema: z.ZodType<TTruckUpdateInput> = editing ? ZTruckUpdateInput : ZTruckCreateInput;
-  const form = useZodForm({ schema, initial: EMPTY, toInput });
+  const form = useZodForm({
+    schema,
+    initial: EMPTY,
+    toInput,
+    // The schema's English messages, in Kiswahili when the screens are.
+    messages:
+      i18n.language === 'sw'
+        ? {
+            id: t('trucks.validId'),
+            plate: t('trucks.validPlate'),
+            capacityT: t('trucks.validCapacity'),
+            axles: t('trucks.validAxles'),
+            tareT: t('trucks.validTare'),
+            tankCapacityL: t('trucks.validTank'),
+          }
+        : undefined,
+  });
   const [search, setSearch] = useState('');
-  const onSaved = (t: TTruck) => {
-    form.report('success', `Truck ${t.plate} saved.`);
-    setEditing(t.id);
+  const onSaved = (truck: TTruck) => {
+    form.report('success', t('trucks.saved', { plate: truck.plate }));
+    setEditing(truck.id);
     void utils.admin.trucks.list.invalidate();
   };
-  const onError = (e: unknown) => form.report('error', errorMessage(e, 'Failed to save truck.'));
+  const onError = (e: unknown) => form.report('error', errorMessage(e, t('trucks.saveFailed')));
   const create = trpc.admin.trucks.create.useMutation({ onSuccess: onSaved, onError });
   const update = trpc.admin.trucks.update.useMutation({ onSuccess: onSaved, onError });
   const mutation = editing ? update : create;
@@ -54,24 +72,27 @@ export function TrucksTab(_props: TabProps) {
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     return (trucks.data ?? []).filter(
-      (t) =>
-        !q || [t.id, t.plate, t.driverName ?? '', t.deviceId ?? ''].some((v) => v.toLowerCase().includes(q)),
+      (truck) =>
+        !q ||
+        [truck.id, truck.plate, truck.driverName ?? '', truck.deviceId ?? ''].some((v) =>
+          v.toLowerCase().includes(q),
+        ),
     );
   }, [trucks.data, search]);
-  const current = trucks.data?.find((t) => t.id === editing);
+  const current = trucks.data?.find((truck) => truck.id === editing);
   const formRef = useRef<HTMLFormElement>(null);
 
-  function edit(t: TTruck) {
-    setEditing(t.id);
+  function edit(truck: TTruck) {
+    setEditing(truck.id);
     form.reset({
-      id: t.id,
-      plate: t.plate,
-      capacityT: String(t.capacityT),
-      primaryDriverId: t.primaryDriverId ?? '',
-      deviceId: t.deviceId ?? '',
-      axles: String(t.axles),
-      tareT: t.tareT === null ? '' : String(t.tareT),
-      tankCapacityL: t.tankCapacityL === null ? '' : String(t.tankCapacityL),
+      id: truck.id,
+      plate: truck.plate,
+      capacityT: String(truck.capacityT),
+      primaryDriverId: truck.primaryDriverId ?? '',
+      deviceId: truck.deviceId ?? '',
+      axles: String(truck.axles),
+      tareT: truck.tareT === null ? '' : String(truck.tareT),
+      tankCapacityL: truck.tankCapacityL === null ? '' : String(truck.tankCapacityL),
     });
     // On a phone the form is a screen away from the list.
     formRef.current?.scrollIntoView({ block: 'start' });
@@ -79,57 +100,49 @@ export function TrucksTab(_props: TabProps) {
 
   return (
     <section aria-labelledby="trucks-heading">
-      <h2 id="trucks-heading">Trucks</h2>
+      <h2 id="trucks-heading">{t('tabs.trucks')}</h2>
       <form
         ref={formRef}
         className="card"
         onSubmit={form.submit((input) => (editing ? update.mutate(input) : create.mutate(input)))}
         noValidate
       >
-        <h3>{editing ? `Edit truck ${editing}` : 'Register a truck'}</h3>
+        <h3>{editing ? t('trucks.editTitle', { id: editing }) : t('trucks.registerTitle')}</h3>
         <FormStatus message={form.message} />
         <div className="grid">
-          <TextField label="Truck ID" disabled={editing !== null} {...form.field('id')} />
-          <TextField label="Plate" {...form.field('plate')} />
+          <TextField label={t('trucks.truckId')} disabled={editing !== null} {...form.field('id')} />
+          <TextField label={t('trucks.plate')} {...form.field('plate')} />
           <TextField
-            label="Capacity (tonnes)"
+            label={t('trucks.capacityT')}
             type="number"
             min={1}
             step="0.5"
             {...form.field('capacityT')}
           />
-          <SelectField label="Primary driver" {...form.field('primaryDriverId')}>
-            <option value="">No primary driver</option>
+          <SelectField label={t('trucks.primaryDriver')} {...form.field('primaryDriverId')}>
+            <option value="">{t('trucks.noPrimaryDriver')}</option>
             {(drivers.data ?? []).map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
               </option>
             ))}
           </SelectField>
-          <TextField
-            label="Tracker device ID"
-            hint="The identifier the driver's phone (Traccar Client) or GPS tracker reports."
-            {...form.field('deviceId')}
-          />
-          <SelectField
-            label="Axles"
-            hint="Sets the legal gross weight (2: 18 t, 3: 26 t, 4: 30 t)."
-            {...form.field('axles')}
-          >
-            <option value="2">2 axles</option>
-            <option value="3">3 axles</option>
-            <option value="4">4 axles</option>
+          <TextField label={t('trucks.deviceId')} hint={t('trucks.deviceHint')} {...form.field('deviceId')} />
+          <SelectField label={t('trucks.axles')} hint={t('trucks.axlesHint')} {...form.field('axles')}>
+            <option value="2">{t('trucks.axleCount', { count: 2 })}</option>
+            <option value="3">{t('trucks.axleCount', { count: 3 })}</option>
+            <option value="4">{t('trucks.axleCount', { count: 4 })}</option>
           </SelectField>
           <TextField
-            label="Empty weight (tonnes)"
+            label={t('trucks.tare')}
             type="number"
             min={1}
             step="0.01"
-            hint="Tare: with the axles it gives the legal payload."
+            hint={t('trucks.tareHint')}
             {...form.field('tareT')}
           />
           <TextField
-            label="Tank capacity (litres)"
+            label={t('trucks.tank')}
             type="number"
             min={1}
             step="1"
@@ -138,7 +151,7 @@ export function TrucksTab(_props: TabProps) {
         </div>
         <div className="button-row">
           <button type="submit" className="button" disabled={mutation.isPending}>
-            {mutation.isPending ? 'Saving…' : editing ? 'Save truck' : 'Add truck'}
+            {mutation.isPending ? t('common.saving') : editing ? t('trucks.save') : t('trucks.add')}
           </button>
           {editing ? (
             <button
@@ -149,19 +162,19 @@ export function TrucksTab(_props: TabProps) {
                 form.reset(EMPTY);
               }}
             >
-              New truck
+              {t('trucks.newTruck')}
             </button>
           ) : null}
         </div>
         {current?.deviceId ? (
           <div className="alert alert--info">
-            <strong>Traccar Client settings for {current.plate}</strong>
+            <strong>{t('trucks.traccarFor', { plate: current.plate })}</strong>
             <dl className="kv">
-              <dt>Server URL</dt>
+              <dt>{t('trucks.serverUrl')}</dt>
               <dd className="mono">{`${window.location.origin}/api/telemetry/osmand`}</dd>
-              <dt>Device identifier</dt>
+              <dt>{t('trucks.deviceIdentifier')}</dt>
               <dd className="mono">{current.deviceId}</dd>
-              <dt>Frequency</dt>
+              <dt>{t('trucks.frequency')}</dt>
               <dd>30 s</dd>
             </dl>
           </div>
@@ -169,37 +182,46 @@ export function TrucksTab(_props: TabProps) {
       </form>
       <div className="toolbar">
         <TextField
-          label="Search trucks"
+          label={t('trucks.search')}
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
       </div>
-      {trucks.error ? <Alert>Failed to load trucks.</Alert> : null}
+      {trucks.error ? <Alert>{t('trucks.loadFailed')}</Alert> : null}
       <DataList
-        label="Trucks"
+        label={t('tabs.trucks')}
         rows={shown}
-        rowKey={(t) => t.id}
-        title={(t) => t.plate}
+        rowKey={(truck) => truck.id}
+        title={(truck) => truck.plate}
         columns={[
-          { header: 'ID', cell: (t) => t.id },
-          { header: 'Plate', cell: (t) => t.plate, hideOnCard: true },
-          { header: 'Capacity', numeric: true, cell: (t) => formatTonnes(t.capacityT) },
+          { header: t('trucks.id'), cell: (truck) => truck.id },
+          { header: t('trucks.plate'), cell: (truck) => truck.plate, hideOnCard: true },
+          { header: t('trucks.capacity'), numeric: true, cell: (truck) => formatTonnes(truck.capacityT) },
           {
-            header: 'Legal payload',
+            header: t('trucks.legalPayload'),
             numeric: true,
-            cell: (t) =>
-              t.legalPayloadT === null ? `${t.axles} axles, tare unknown` : formatTonnes(t.legalPayloadT),
+            cell: (truck) =>
+              truck.legalPayloadT === null
+                ? t('trucks.tareUnknown', { axles: truck.axles })
+                : formatTonnes(truck.legalPayloadT),
           },
-          { header: 'Driver', cell: (t) => t.driverName ?? 'No primary driver assigned yet.' },
-          { header: 'Device', cell: (t) => <span className="mono">{t.deviceId ?? '-'}</span> },
+          { header: t('common.driver'), cell: (truck) => truck.driverName ?? t('trucks.noDriver') },
+          {
+            header: t('trucks.device'),
+            cell: (truck) => <span className="mono">{truck.deviceId ?? '-'}</span>,
+          },
         ]}
-        actions={(t) => (
-          <button type="button" className="button button--small button--secondary" onClick={() => edit(t)}>
-            Edit {t.plate}
+        actions={(truck) => (
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            onClick={() => edit(truck)}
+          >
+            {t('trucks.edit', { plate: truck.plate })}
           </button>
         )}
-        empty={trucks.data ? (search ? 'No truck matches this search.' : 'No trucks registered yet.') : null}
+        empty={trucks.data ? (search ? t('trucks.noMatch') : t('trucks.none')) : null}
       />
     </section>
   );
