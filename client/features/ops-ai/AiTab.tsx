@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 import { formatCalendarDay, formatDateTime } from '../../../shared/domain/format';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
 import type { TabProps } from '../ops/tab-props';
 
 /** AI Insights: the latest read of the business, alerts to review, Refresh, and a manual briefing run. */
 export function AiTab(_props: TabProps) {
+  const { t } = useStaffT();
   const [waitingSince, setWaitingSince] = useState<string | null | undefined>(undefined);
   const insights = trpc.admin.ai.insights.useQuery(undefined, {
     refetchInterval: waitingSince !== undefined ? 1000 : false,
@@ -27,7 +29,7 @@ export function AiTab(_props: TabProps) {
     <section aria-labelledby="ai-heading">
       <div className="toolbar">
         <h2 id="ai-heading" style={{ margin: 0 }}>
-          AI Insights
+          {t('ai.heading')}
         </h2>
         <button
           type="button"
@@ -38,26 +40,25 @@ export function AiTab(_props: TabProps) {
             refresh.mutate(undefined, { onError: () => setWaitingSince(undefined) });
           }}
         >
-          Refresh
+          {t('common.refresh')}
         </button>
       </div>
-      {error ? <Alert>AI error: {errorMessage(error, 'unknown error')}</Alert> : null}
-      {busy ? <p className="muted">Crunching the latest data…</p> : null}
+      {error ? <Alert>{t('ai.error', { text: errorMessage(error, t('ai.unknownError')) })}</Alert> : null}
+      {busy ? <p className="muted">{t('ai.crunching')}</p> : null}
       <div className="two-col">
         <div className="card">
-          <p>{data?.insights || 'No insights yet.'}</p>
+          <p>{data?.insights || t('ai.noInsights')}</p>
           {data?.generatedAt ? (
             <p className="muted">
-              Generated {formatDateTime(data.generatedAt)}{' '}
-              {data.generator === 'llm' ? 'with the language model' : 'from the figures'}
+              {data.generator === 'llm'
+                ? t('ai.generatedLlm', { at: formatDateTime(data.generatedAt) })
+                : t('ai.generatedFigures', { at: formatDateTime(data.generatedAt) })}
             </p>
           ) : null}
         </div>
         <div className="card">
-          <h3>Alerts to review</h3>
-          {data && data.alerts.length === 0 ? (
-            <p className="muted">Nothing needs attention right now.</p>
-          ) : null}
+          <h3>{t('ai.alerts')}</h3>
+          {data && data.alerts.length === 0 ? <p className="muted">{t('ai.noAlerts')}</p> : null}
           <ul>
             {(data?.alerts ?? []).map((a) => (
               <li key={a}>{a}</li>
@@ -66,45 +67,34 @@ export function AiTab(_props: TabProps) {
         </div>
       </div>
       <div className="card">
-        <h3>Job queues</h3>
-        <p className="muted">Failed background jobs stay a week for inspection on the queue dashboard.</p>
-        {queues.error ? (
-          <Alert>{errorMessage(queues.error, 'Could not open the queue dashboard.')}</Alert>
-        ) : null}
+        <h3>{t('ai.queues')}</h3>
+        <p className="muted">{t('ai.queuesIntro')}</p>
+        {queues.error ? <Alert>{errorMessage(queues.error, t('ai.queuesFailed'))}</Alert> : null}
         <button
           type="button"
           className="button button--small button--secondary"
           disabled={queues.isPending}
           onClick={() => queues.mutate()}
         >
-          Open queue dashboard
+          {t('ai.openQueues')}
         </button>
       </div>
       <div className="card">
-        <h3>Daily summary</h3>
+        <h3>{t('ai.dailySummary')}</h3>
         {data?.dailySummary ? (
           <>
-            <p className="muted">Staff only: {formatCalendarDay(data.dailySummary.date)}</p>
+            <p className="muted">{t('ai.staffOnly', { day: formatCalendarDay(data.dailySummary.date) })}</p>
             <p style={{ whiteSpace: 'pre-line' }}>{data.dailySummary.text}</p>
           </>
         ) : (
-          <p className="muted">No daily summary yet.</p>
+          <p className="muted">{t('ai.noSummary')}</p>
         )}
       </div>
       <div className="card">
-        <h3>Daily briefing</h3>
-        <p className="muted">
-          Every morning at 06:00 the run publishes a public article for customers and builders and sends staff
-          the summary of yesterday's operations (here and on Telegram).
-        </p>
-        {briefing.isSuccess ? (
-          <Alert tone="success">
-            The briefing run has started; it appears on the briefings page shortly.
-          </Alert>
-        ) : null}
-        {briefing.error ? (
-          <Alert>{errorMessage(briefing.error, 'Could not start the briefing run.')}</Alert>
-        ) : null}
+        <h3>{t('ai.briefing')}</h3>
+        <p className="muted">{t('ai.briefingIntro')}</p>
+        {briefing.isSuccess ? <Alert tone="success">{t('ai.briefingStarted')}</Alert> : null}
+        {briefing.error ? <Alert>{errorMessage(briefing.error, t('ai.briefingFailed'))}</Alert> : null}
         <button
           type="button"
           className="button button--small"
@@ -113,7 +103,7 @@ export function AiTab(_props: TabProps) {
             briefing.mutate(undefined, { onSuccess: () => setTimeout(() => insights.refetch(), 2000) })
           }
         >
-          Run the morning briefing now
+          {t('ai.runBriefing')}
         </button>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatDateTime, formatNumber } from '../../../shared/domain/format';
 import { COST_TYPES, type TAuditRecord, ZAuditVoidInput } from '../../../shared/schemas/money';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
@@ -12,7 +13,16 @@ import { FuelFindings } from './FuelFindings';
 
 const fmt = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
+/** A record's state as shown (the filter's values stay the server's). */
+const STATUS_LABELS: Record<string, (t: StaffT) => string> = {
+  pending: (t) => t('audit.statusPending'),
+  reviewed: (t) => t('audit.statusReviewed'),
+  voided: (t) => t('audit.statusVoided'),
+};
+const statusLabel = (t: StaffT, status: string) => STATUS_LABELS[status]?.(t) ?? status;
+
 function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () => void }) {
+  const { t } = useStaffT();
   const [note, setNote] = useState('');
   const [cascade, setCascade] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -33,16 +43,19 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
   };
   const review = trpc.admin.audit.review.useMutation({
     onSuccess: onChanged,
-    onError: (e) => setError(errorMessage(e, 'Failed to mark record as reviewed.')),
+    onError: (e) => setError(errorMessage(e, t('audit.reviewFailed'))),
   });
   const voidRecord = trpc.admin.audit.void.useMutation({
     onSuccess: onChanged,
-    onError: (e) => setError(errorMessage(e, 'Failed to void duplicate record.')),
+    onError: (e) => setError(errorMessage(e, t('audit.voidFailed'))),
   });
   const confirm = useConfirm();
   const busy = review.isPending || voidRecord.isPending;
-  const what = `${record.entity === 'COST' ? 'cost' : 'fuel log'} #${record.id}`;
-  const truck = record.truckPlate ?? record.truckId ?? 'no truck';
+  const what =
+    record.entity === 'COST'
+      ? t('audit.costRecord', { id: record.id })
+      : t('audit.fuelRecord', { id: record.id });
+  const truck = record.truckPlate ?? record.truckId ?? t('audit.noTruck');
   const locked = busy || record.status === 'voided';
 
   return (
@@ -52,46 +65,50 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
           {record.entity} #{record.id} · {record.type} · {record.truckPlate ?? record.truckId ?? '-'}
         </strong>
         <Badge tone={record.status === 'voided' ? 'muted' : record.status === 'reviewed' ? 'good' : 'warn'}>
-          {record.status}
+          {statusLabel(t, record.status)}
         </Badge>
       </div>
       <dl className="kv">
-        <dt>Event</dt>
+        <dt>{t('audit.event')}</dt>
         <dd>{fmt(record.eventAt)}</dd>
         {record.entity === 'COST' ? (
           <>
-            <dt>Amount</dt>
+            <dt>{t('audit.amount')}</dt>
             <dd>
               <Money value={record.amount ?? 0} />
             </dd>
-            <dt>Description</dt>
-            <dd>{record.description || 'No description'}</dd>
+            <dt>{t('audit.description')}</dt>
+            <dd>{record.description || t('audit.noDescription')}</dd>
           </>
         ) : (
           <>
-            <dt>Litres</dt>
-            <dd>{record.litres === null ? 'n/a' : `${formatNumber(record.litres)} litres`}</dd>
-            <dt>Cost</dt>
+            <dt>{t('audit.litres')}</dt>
+            <dd>
+              {record.litres === null
+                ? t('common.na')
+                : t('audit.litresValue', { litres: formatNumber(record.litres) })}
+            </dd>
+            <dt>{t('audit.cost')}</dt>
             <dd>
               <Money value={record.cost ?? 0} />
             </dd>
-            <dt>Note</dt>
+            <dt>{t('audit.note')}</dt>
             <dd>{record.note || '-'}</dd>
           </>
         )}
-        <dt>Duplicate of</dt>
-        <dd>Reference id {record.duplicateOf ?? '-'}</dd>
-        <dt>Logged by</dt>
+        <dt>{t('audit.duplicateOf')}</dt>
+        <dd>{t('audit.referenceId', { id: record.duplicateOf ?? '-' })}</dd>
+        <dt>{t('audit.loggedBy')}</dt>
         <dd>
           {record.createdByName ?? '-'} {record.createdByEmail ? `(${record.createdByEmail})` : ''}
         </dd>
-        <dt>Confirmed</dt>
+        <dt>{t('audit.confirmed')}</dt>
         <dd>
           {record.confirmedByName ?? '-'} {fmt(record.confirmedAt)}
         </dd>
         {record.reviewedAt ? (
           <>
-            <dt>Reviewed</dt>
+            <dt>{t('audit.reviewed')}</dt>
             <dd>
               {record.reviewedByName} {fmt(record.reviewedAt)}{' '}
               {record.reviewNote ? `— ${record.reviewNote}` : ''}
@@ -100,7 +117,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
         ) : null}
         {record.voidedAt ? (
           <>
-            <dt>Voided</dt>
+            <dt>{t('audit.voided')}</dt>
             <dd>
               {record.voidedByName} {fmt(record.voidedAt)} — {record.voidReason}
             </dd>
@@ -110,8 +127,8 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
       {voidForm.message || error ? <Alert>{voidForm.message?.text ?? error}</Alert> : null}
       <div className="inline-form">
         <input
-          aria-label={`Review note for ${record.entity} ${record.id}`}
-          placeholder="Note (optional)"
+          aria-label={t('audit.reviewNoteFor', { entity: record.entity, id: record.id })}
+          placeholder={t('audit.notePlaceholder')}
           value={note}
           disabled={locked}
           onChange={(e) => setNote(e.target.value)}
@@ -125,13 +142,13 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
             review.mutate({ entity, id: record.id, note });
           }}
         >
-          Mark as reviewed
+          {t('audit.markReviewed')}
         </button>
       </div>
       <div className="inline-form">
         <input
-          aria-label={`Void reason for ${record.entity} ${record.id}`}
-          placeholder="Reason"
+          aria-label={t('audit.voidReasonFor', { entity: record.entity, id: record.id })}
+          placeholder={t('audit.reasonPlaceholder')}
           disabled={locked}
           {...voidForm.field('reason')}
         />
@@ -143,7 +160,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
               disabled={locked}
               onChange={(e) => setCascade(e.target.checked)}
             />
-            Also void the linked cost
+            {t('audit.voidLinked')}
           </label>
         ) : null}
         <button
@@ -154,30 +171,28 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
             setError(null);
             voidForm.submit((input) =>
               confirm.ask({
-                title: `Void ${what}?`,
+                title: t('audit.voidTitle', { what }),
                 body: (
                   <>
                     <p>
-                      This {what} of{' '}
-                      <Money value={(record.entity === 'COST' ? record.amount : record.cost) ?? 0} /> for{' '}
-                      {truck} leaves every total: the costs ledger, finance and the truck's figures.
+                      {t('audit.voidThis', { what })}{' '}
+                      <Money value={(record.entity === 'COST' ? record.amount : record.cost) ?? 0} />{' '}
+                      {t('audit.voidEffect', { truck })}
                       {record.entity === 'FUEL'
-                        ? cascade
-                          ? ' Its linked cost entry is voided with it.'
-                          : ' Its linked cost entry stays in the totals.'
+                        ? ` ${cascade ? t('audit.voidLinkedToo') : t('audit.voidLinkedStays')}`
                         : ''}
                     </p>
-                    <p>Voiding cannot be undone; the record stays here, marked voided, with your reason.</p>
+                    <p>{t('audit.voidFinal')}</p>
                   </>
                 ),
-                confirmLabel: 'Void record',
-                cancelLabel: 'Keep record',
+                confirmLabel: t('audit.voidRecord'),
+                cancelLabel: t('audit.keepRecord'),
                 onConfirm: () => voidRecord.mutate(input),
               }),
             )(e);
           }}
         >
-          Void
+          {t('audit.void')}
         </button>
       </div>
       {confirm.dialog}
@@ -187,6 +202,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
 
 /** Duplicate review console: filters, newest event first, review and void. */
 export function AuditTab(_props: TabProps) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const [filters, setFilters] = useState({ entity: '', status: '', type: '', truckId: '', from: '', to: '' });
   const input = {
@@ -211,46 +227,41 @@ export function AuditTab(_props: TabProps) {
 
   return (
     <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading">Audit</h2>
-      <p className="muted">
-        Entries confirmed as intentional duplicates. Mark them reviewed, or void them to take them out of
-        every total.
-      </p>
+      <h2 id="audit-heading">{t('tabs.audit')}</h2>
+      <p className="muted">{t('audit.intro')}</p>
       <div className="toolbar">
-        <SelectField label="Entity" value={filters.entity} onChange={set('entity')}>
-          <option value="">Costs and fuel</option>
-          <option value="cost">Costs</option>
-          <option value="fuel">Fuel</option>
+        <SelectField label={t('audit.entity')} value={filters.entity} onChange={set('entity')}>
+          <option value="">{t('audit.costsAndFuel')}</option>
+          <option value="cost">{t('audit.costs')}</option>
+          <option value="fuel">{t('audit.fuel')}</option>
         </SelectField>
-        <SelectField label="Status" value={filters.status} onChange={set('status')}>
-          <option value="">Any status</option>
-          <option value="pending">pending</option>
-          <option value="reviewed">reviewed</option>
-          <option value="voided">voided</option>
+        <SelectField label={t('audit.status')} value={filters.status} onChange={set('status')}>
+          <option value="">{t('audit.anyStatus')}</option>
+          <option value="pending">{t('audit.statusPending')}</option>
+          <option value="reviewed">{t('audit.statusReviewed')}</option>
+          <option value="voided">{t('audit.statusVoided')}</option>
         </SelectField>
-        <SelectField label="Type" value={filters.type} onChange={set('type')}>
-          <option value="">Any type</option>
-          {COST_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+        <SelectField label={t('audit.type')} value={filters.type} onChange={set('type')}>
+          <option value="">{t('audit.anyType')}</option>
+          {COST_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
             </option>
           ))}
         </SelectField>
-        <SelectField label="Truck" value={filters.truckId} onChange={set('truckId')}>
-          <option value="">Any truck</option>
-          {(trucks.data ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.plate || t.id}
+        <SelectField label={t('common.truck')} value={filters.truckId} onChange={set('truckId')}>
+          <option value="">{t('audit.anyTruck')}</option>
+          {(trucks.data ?? []).map((truck) => (
+            <option key={truck.id} value={truck.id}>
+              {truck.plate || truck.id}
             </option>
           ))}
         </SelectField>
-        <TextField label="From" type="date" value={filters.from} onChange={set('from')} />
-        <TextField label="To" type="date" value={filters.to} onChange={set('to')} />
+        <TextField label={t('finance.from')} type="date" value={filters.from} onChange={set('from')} />
+        <TextField label={t('finance.to')} type="date" value={filters.to} onChange={set('to')} />
       </div>
-      {records.error ? <Alert>Failed to load duplicate records.</Alert> : null}
-      {records.data && sorted.length === 0 ? (
-        <p className="muted">No duplicate records match these filters.</p>
-      ) : null}
+      {records.error ? <Alert>{t('audit.loadFailed')}</Alert> : null}
+      {records.data && sorted.length === 0 ? <p className="muted">{t('audit.none')}</p> : null}
       <ul className="plain-list">
         {sorted.map((r) => (
           <AuditRow key={`${r.entity}-${r.id}-${r.status}`} record={r} onChanged={refresh} />

@@ -1,46 +1,54 @@
 import { useState } from 'react';
 import { formatDateTime } from '../../../shared/domain/format';
 import type { TFuelAnomaly } from '../../../shared/schemas/fuel-anomalies';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { Alert, SelectField } from '../../ui/forms';
 
-const KIND_LABELS: Record<TFuelAnomaly['kind'], string> = {
-  ODOMETER_BACKWARDS: 'Odometer backwards',
-  OVER_TANK_CAPACITY: 'Over tank capacity',
-  CONSUMPTION_OUTLIER: 'Unusual consumption',
-  ODOMETER_GPS_MISMATCH: 'Odometer vs GPS',
-  TRUCK_MOVING: 'Truck moving',
+const KIND_LABELS: Record<TFuelAnomaly['kind'], (t: StaffT) => string> = {
+  ODOMETER_BACKWARDS: (t) => t('findings.odometerBackwards'),
+  OVER_TANK_CAPACITY: (t) => t('findings.overTank'),
+  CONSUMPTION_OUTLIER: (t) => t('findings.consumption'),
+  ODOMETER_GPS_MISMATCH: (t) => t('findings.gpsMismatch'),
+  TRUCK_MOVING: (t) => t('findings.truckMoving'),
+};
+
+const STATUS_LABELS: Record<TFuelAnomaly['status'], (t: StaffT) => string> = {
+  open: (t) => t('findings.statusOpen'),
+  reviewed: (t) => t('findings.statusReviewed'),
+  dismissed: (t) => t('findings.statusDismissed'),
 };
 
 function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () => void }) {
+  const { t } = useStaffT();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const review = trpc.fuel.anomalies.review.useMutation({
     onSuccess: onChanged,
-    onError: (e) => setError(errorMessage(e, 'Failed to update the finding.')),
+    onError: (e) => setError(errorMessage(e, t('findings.updateFailed'))),
   });
   const open = finding.status === 'open';
   return (
     <li className="card audit-record">
       <div className="audit-record__head">
         <strong>
-          {KIND_LABELS[finding.kind]} · {finding.plate ?? finding.truckId}
+          {KIND_LABELS[finding.kind](t)} · {finding.plate ?? finding.truckId}
         </strong>
         <Badge tone={finding.status === 'open' ? 'warn' : finding.status === 'reviewed' ? 'good' : 'muted'}>
-          {finding.status}
+          {STATUS_LABELS[finding.status]?.(t) ?? finding.status}
         </Badge>
       </div>
       <p>{finding.detail}</p>
       <dl className="kv">
-        <dt>Fuel log</dt>
+        <dt>{t('findings.fuelLog')}</dt>
         <dd>
           #{finding.fuelLogId}, {formatDateTime(finding.capturedAt)}
-          {finding.enteredBy ? ` by ${finding.enteredBy}` : ''}
+          {finding.enteredBy ? ` ${t('findings.enteredBy', { name: finding.enteredBy })}` : ''}
         </dd>
         {finding.reviewedAt ? (
           <>
-            <dt>{finding.status === 'dismissed' ? 'Dismissed' : 'Reviewed'}</dt>
+            <dt>{finding.status === 'dismissed' ? t('findings.dismissed') : t('findings.reviewed')}</dt>
             <dd>
               {finding.reviewedBy} {formatDateTime(finding.reviewedAt)}
               {finding.reason ? ` — ${finding.reason}` : ''}
@@ -52,8 +60,8 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
       {open ? (
         <div className="inline-form">
           <input
-            aria-label={`Reason for finding ${finding.id}`}
-            placeholder="Reason (needed to dismiss)"
+            aria-label={t('findings.reasonFor', { id: finding.id })}
+            placeholder={t('findings.reasonPlaceholder')}
             value={reason}
             disabled={review.isPending}
             onChange={(e) => setReason(e.target.value)}
@@ -66,7 +74,7 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
               review.mutate({ id: finding.id, decision: 'reviewed', reason: reason || undefined })
             }
           >
-            Reviewed
+            {t('findings.markReviewed')}
           </button>
           <button
             type="button"
@@ -74,7 +82,7 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
             disabled={review.isPending}
             onClick={() => review.mutate({ id: finding.id, decision: 'dismissed', reason })}
           >
-            Dismiss
+            {t('findings.dismiss')}
           </button>
         </div>
       ) : null}
@@ -84,29 +92,28 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
 
 /** Fuel logs that look wrong (odometer, tank, consumption, GPS), to review or dismiss with a reason. */
 export function FuelFindings() {
+  const { t } = useStaffT();
   const [status, setStatus] = useState<'open' | 'reviewed' | 'dismissed' | ''>('open');
   const utils = trpc.useUtils();
   const list = trpc.fuel.anomalies.list.useQuery(status ? { status, limit: 400 } : { limit: 400 });
   return (
     <section aria-labelledby="fuel-findings-heading">
-      <h2 id="fuel-findings-heading">Fuel findings</h2>
-      <p className="muted">
-        Fuel logs checked against the truck's odometer, tank, usual consumption and GPS.
-      </p>
+      <h2 id="fuel-findings-heading">{t('findings.heading')}</h2>
+      <p className="muted">{t('findings.intro')}</p>
       <div className="toolbar">
         <SelectField
-          label="Status"
+          label={t('audit.status')}
           value={status}
           onChange={(e) => setStatus(e.target.value as typeof status)}
         >
-          <option value="open">open</option>
-          <option value="reviewed">reviewed</option>
-          <option value="dismissed">dismissed</option>
-          <option value="">any</option>
+          <option value="open">{t('findings.statusOpen')}</option>
+          <option value="reviewed">{t('findings.statusReviewed')}</option>
+          <option value="dismissed">{t('findings.statusDismissed')}</option>
+          <option value="">{t('findings.statusAny')}</option>
         </SelectField>
       </div>
-      {list.error ? <Alert>Failed to load fuel findings.</Alert> : null}
-      {list.data && list.data.length === 0 ? <p className="muted">No fuel findings.</p> : null}
+      {list.error ? <Alert>{t('findings.loadFailed')}</Alert> : null}
+      {list.data && list.data.length === 0 ? <p className="muted">{t('findings.none')}</p> : null}
       <ul className="plain-list">
         {(list.data ?? []).map((f) => (
           <Finding

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { TDriver } from '../../../shared/schemas/fleet';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
@@ -17,6 +18,7 @@ const EMPTY = {
 
 /** ADMIN's staff accounts: create OPS, DRIVER (linked to a driver) and FUEL users; disable or enable them. */
 export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const users = trpc.admin.users.list.useQuery();
   const [form, setForm] = useState(EMPTY);
@@ -24,7 +26,7 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
   const refresh = () => void utils.admin.users.list.invalidate();
   const create = trpc.admin.users.create.useMutation({
     onSuccess: (u) => {
-      setDone(`${u.name} can now sign in as ${u.role}.`);
+      setDone(t('staff.created', { name: u.name, role: u.role }));
       setForm(EMPTY);
       refresh();
     },
@@ -44,33 +46,33 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
   const actionError = disable.error ?? enable.error;
   return (
     <section className="card" aria-labelledby="staff-heading">
-      <h3 id="staff-heading">Staff accounts</h3>
+      <h3 id="staff-heading">{t('staff.heading')}</h3>
       <form onSubmit={submit} noValidate>
-        {create.error ? <Alert>{errorMessage(create.error, 'Failed to create the account.')}</Alert> : null}
+        {create.error ? <Alert>{errorMessage(create.error, t('staff.createFailed'))}</Alert> : null}
         {done ? <Alert tone="success">{done}</Alert> : null}
         <div className="grid">
-          <TextField label="Staff name" value={form.name} onChange={set('name')} />
-          <TextField label="Staff email" type="email" value={form.email} onChange={set('email')} />
-          <TextField label="Staff phone" type="tel" value={form.phone} onChange={set('phone')} />
+          <TextField label={t('staff.name')} value={form.name} onChange={set('name')} />
+          <TextField label={t('staff.email')} type="email" value={form.email} onChange={set('email')} />
+          <TextField label={t('staff.phone')} type="tel" value={form.phone} onChange={set('phone')} />
           <TextField
-            label="Temporary password"
+            label={t('staff.password')}
             type="password"
             autoComplete="new-password"
             value={form.password}
             onChange={set('password')}
           />
           <SelectField
-            label="Role"
+            label={t('staff.role')}
             value={form.role}
             onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as typeof f.role }))}
           >
-            <option value="OPS">Operations (OPS)</option>
-            <option value="DRIVER">Driver</option>
-            <option value="FUEL">Fuel attendant (FUEL)</option>
+            <option value="OPS">{t('staff.roleOps')}</option>
+            <option value="DRIVER">{t('staff.roleDriver')}</option>
+            <option value="FUEL">{t('staff.roleFuel')}</option>
           </SelectField>
           {form.role === 'DRIVER' ? (
-            <SelectField label="Linked driver" value={form.driverId} onChange={set('driverId')}>
-              <option value="">Pick driver...</option>
+            <SelectField label={t('staff.linkedDriver')} value={form.driverId} onChange={set('driverId')}>
+              <option value="">{t('staff.pickDriver')}</option>
               {drivers.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.name} ({d.id})
@@ -80,29 +82,29 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
           ) : null}
         </div>
         <button type="submit" className="button" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create account'}
+          {create.isPending ? t('staff.creating') : t('staff.create')}
         </button>
       </form>
-      {actionError ? <Alert>{errorMessage(actionError, 'Failed to update the account.')}</Alert> : null}
+      {actionError ? <Alert>{errorMessage(actionError, t('staff.updateFailed'))}</Alert> : null}
       <DataList
-        label="Staff accounts"
+        label={t('staff.heading')}
         rows={users.data ?? []}
         rowKey={(u) => u.id}
         title={(u) => u.name}
         columns={[
-          { header: 'Name', cell: (u) => u.name, hideOnCard: true },
-          { header: 'Email', cell: (u) => u.email },
-          { header: 'Role', cell: (u) => u.role },
-          { header: 'Driver', cell: (u) => u.driverId ?? '-' },
+          { header: t('staff.nameColumn'), cell: (u) => u.name, hideOnCard: true },
+          { header: t('staff.emailColumn'), cell: (u) => u.email },
+          { header: t('staff.role'), cell: (u) => u.role },
+          { header: t('staff.driver'), cell: (u) => u.driverId ?? '-' },
           {
-            header: 'State',
+            header: t('staff.state'),
             cell: (u) =>
               u.role === 'ADMIN' ? (
-                'Active'
+                t('staff.active')
               ) : u.disabled ? (
-                <Badge tone="muted">Disabled</Badge>
+                <Badge tone="muted">{t('staff.disabled')}</Badge>
               ) : (
-                <Badge tone="good">Active</Badge>
+                <Badge tone="good">{t('staff.active')}</Badge>
               ),
           },
         ]}
@@ -113,7 +115,7 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
               className="button button--small button--secondary"
               onClick={() => enable.mutate({ id: u.id })}
             >
-              Enable {u.name}
+              {t('staff.enable', { name: u.name })}
             </button>
           ) : (
             <button
@@ -121,23 +123,20 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
               className="button button--small button--secondary"
               onClick={() =>
                 confirm.ask({
-                  title: `Disable ${u.name}?`,
+                  title: t('staff.disableTitle', { name: u.name }),
                   body: (
                     <>
-                      <p>
-                        {u.name} ({u.email}) is signed out on their next action and cannot sign in as {u.role}{' '}
-                        until you enable the account again.
-                      </p>
-                      <p>Their records stay as they are.</p>
+                      <p>{t('staff.disableEffect', { name: u.name, email: u.email, role: u.role })}</p>
+                      <p>{t('staff.recordsStay')}</p>
                     </>
                   ),
-                  confirmLabel: 'Disable account',
-                  cancelLabel: 'Keep active',
+                  confirmLabel: t('staff.disableAccount'),
+                  cancelLabel: t('staff.keepActive'),
                   onConfirm: () => disable.mutate({ id: u.id }),
                 })
               }
             >
-              Disable {u.name}
+              {t('staff.disable', { name: u.name })}
             </button>
           )
         }

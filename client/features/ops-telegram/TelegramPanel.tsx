@@ -3,12 +3,14 @@ import {
   type TNotificationRecipient,
   ZNotificationTargetUpdate,
 } from '../../../shared/schemas/notifications';
+import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert } from '../../ui/forms';
 import { useZodForm } from '../../ui/useZodForm';
 
 function ChatIdForm({ r }: { r: TNotificationRecipient }) {
+  const { t } = useStaffT();
   const utils = trpc.useUtils();
   const form = useZodForm({
     schema: ZNotificationTargetUpdate,
@@ -21,15 +23,15 @@ function ChatIdForm({ r }: { r: TNotificationRecipient }) {
       setSaved(true);
       void utils.admin.notifications.list.invalidate();
     },
-    onError: (e) => form.report('error', errorMessage(e, 'Could not save the chat id.')),
+    onError: (e) => form.report('error', errorMessage(e, t('telegram.saveFailed'))),
   });
   const error = form.message?.tone === 'error' ? form.message.text : null;
   return (
     <div className="inline-form">
       <input
-        aria-label={`Telegram chat id for ${r.name}`}
+        aria-label={t('telegram.chatIdFor', { name: r.name })}
         inputMode="numeric"
-        placeholder="e.g. 123456789 or -100…"
+        placeholder={t('telegram.chatIdPlaceholder')}
         value={form.values.telegramChatId}
         onChange={(e) => {
           // A new value takes back the last answer (saved, or the error icon).
@@ -46,9 +48,9 @@ function ChatIdForm({ r }: { r: TNotificationRecipient }) {
           form.submit((input) => save.mutate(input))(e);
         }}
       >
-        Save chat id
+        {t('telegram.saveChatId')}
       </button>
-      {saved ? <span className="muted">Saved</span> : null}
+      {saved ? <span className="muted">{t('telegram.saved')}</span> : null}
       {error ? (
         <span role="alert" className="field__error" title={error}>
           <span aria-hidden="true">⚠</span> {error}
@@ -60,23 +62,18 @@ function ChatIdForm({ r }: { r: TNotificationRecipient }) {
 
 /** Telegram alert routing: ADMIN and OPS users with a chat id field each. */
 export function TelegramPanel() {
+  const { t } = useStaffT();
   const targets = trpc.admin.notifications.list.useQuery();
   return (
     <section aria-labelledby="telegram-heading" className="card">
-      <h2 id="telegram-heading">Telegram alert routing</h2>
-      <p className="muted">
-        New orders, payment confirmations, flagged duplicates, idle loaded trucks, low yard stock and the
-        morning briefing go to every chat id below.
-      </p>
-      {targets.error ? <Alert>Failed to load Telegram targets.</Alert> : null}
+      <h2 id="telegram-heading">{t('telegram.heading')}</h2>
+      <p className="muted">{t('telegram.intro')}</p>
+      {targets.error ? <Alert>{t('telegram.loadFailed')}</Alert> : null}
       {targets.data && !targets.data.botConfigured ? (
-        <Alert tone="warning">
-          The Telegram bot is not configured: alerts are recorded but not sent. Set TELEGRAM_BOT_TOKEN on the
-          server and restart it.
-        </Alert>
+        <Alert tone="warning">{t('telegram.notConfigured')}</Alert>
       ) : null}
       <DataList
-        label="Telegram recipients"
+        label={t('telegram.recipients')}
         rows={targets.data?.recipients ?? []}
         rowKey={(r) => r.id}
         title={(r) => (
@@ -87,7 +84,7 @@ export function TelegramPanel() {
         )}
         columns={[
           {
-            header: 'Recipient',
+            header: t('telegram.recipient'),
             hideOnCard: true,
             cell: (r) => (
               <>
@@ -96,14 +93,14 @@ export function TelegramPanel() {
               </>
             ),
           },
-          { header: 'Role', cell: (r) => r.role },
+          { header: t('telegram.role'), cell: (r) => r.role },
           {
-            header: 'Telegram chat id',
+            header: t('telegram.chatId'),
             cell: (r) => (
               <>
                 <ChatIdForm r={r} />
                 {r.failing ? (
-                  <div className="field__error">Telegram refused the last alert: {r.failing.error}</div>
+                  <div className="field__error">{t('telegram.refused', { error: r.failing.error })}</div>
                 ) : null}
               </>
             ),
