@@ -1,4 +1,9 @@
+import { STK_RESULTS, stkResultMessage } from '../../shared/domain/mpesa';
+import { MPESA_MESSAGES } from '../../shared/schemas/mpesa';
 import { landingEn } from './landing-en';
+
+const stk = (code: string): string => STK_RESULTS[code]!.message;
+const mpesaMessage = (key: keyof typeof MPESA_MESSAGES): string => MPESA_MESSAGES[key];
 
 /**
  * The English catalog: the spec's wording, unchanged. Keys are grouped per screen; the Kiswahili catalog
@@ -150,6 +155,7 @@ export const en = {
     notes: 'Notes',
     photo: 'Photo (pump or dashboard)',
     dupTitle: 'Possible duplicate fuel log',
+    dupMessage: 'Potential duplicate fuel entry detected.',
     dupExplanation: 'An existing log matches this entry. Confirm to flag it intentionally.',
     existingLog: 'Existing log #{{id}}',
     newLog: 'New log',
@@ -166,6 +172,9 @@ export const en = {
     loading: 'Loading fuel logs…',
     loadFailed: 'Failed to load fuel logs',
     empty: 'No fuel entries captured yet.',
+    litresValue: '{{n}} litres',
+    kmValue: '{{n}} km',
+    notAvailable: 'n/a',
   },
   driver: {
     proofPhotoMissing: 'Take a photo of the delivered load.',
@@ -226,6 +235,153 @@ export const en = {
     title: 'Driver performance',
     hi: 'Hi {{name}}, here is how you are tracking this week.',
     notLinked: 'Your account is not linked to a driver profile yet. Please contact an admin to assign one.',
+    rank: 'Leaderboard #{{rank}}',
+    noRank: 'Leaderboard #–',
+    driverFallback: 'driver',
+  },
+  /** The M-Pesa prompt (client/features/payment/MpesaPay.tsx): the spec's and Daraja result codes' wording. */
+  mpesa: {
+    heading: 'Pay with M-Pesa on your phone',
+    requestFor: 'We send the payment request to your phone for account',
+    inParts: '; above KES 250,000 it comes in parts, one prompt at a time',
+    promptTo: '{{amount}} to {{account}}',
+    promptPartTo: '{{amount}} (payment {{part}} of {{parts}}) to {{account}}',
+    noResultYet:
+      'M-Pesa has not told us the result yet. If you entered your PIN, the payment shows here within minutes; otherwise send the prompt again.',
+    receipt: 'M-Pesa receipt {{receipt}}.',
+    stillToPay: '{{amount}} still to pay.',
+    confirmed: 'Your order is confirmed: dispatch schedules your trucks.',
+    phone: 'M-Pesa phone number',
+    sending: 'Sending…',
+    sendAgain: 'Send the prompt again',
+    nextPart: 'Pay the next part',
+    send: 'Send payment prompt · {{amount}}',
+    messages: {
+      orderNotFound: mpesaMessage('orderNotFound'),
+      phoneInvalid: mpesaMessage('phoneInvalid'),
+      notConfigured: mpesaMessage('notConfigured'),
+      nothingToPay: mpesaMessage('nothingToPay'),
+      promptPending: mpesaMessage('promptPending'),
+      unreachable: mpesaMessage('unreachable'),
+      phoneRefused: mpesaMessage('phoneRefused'),
+      checkYourPhone: mpesaMessage('checkYourPhone'),
+      promptNotFound: mpesaMessage('promptNotFound'),
+    },
+    /** Daraja's M-Pesa Express result codes (shared/domain/mpesa.ts STK_RESULTS). */
+    result: {
+      c0: stk('0'),
+      c1: stk('1'),
+      c2: stk('2'),
+      c3: stk('3'),
+      c4: stk('4'),
+      c8: stk('8'),
+      c17: stk('17'),
+      c1001: stk('1001'),
+      c1019: stk('1019'),
+      c1025: stk('1025'),
+      c1032: stk('1032'),
+      c1037: stk('1037'),
+      c2001: stk('2001'),
+      c8006: stk('8006'),
+      c9999: stk('9999'),
+      unknown: stkResultMessage(undefined).message,
+    },
+  },
+  /** An order's payments (client/features/payment/PaymentList.tsx). */
+  payments: {
+    paid: 'Paid',
+    stillToPay: 'still to pay',
+    credit: 'Credit',
+    paidOver: 'paid over the total',
+    list: 'Payments of order #{{id}}',
+    received: 'Received',
+    noAmount: 'amount not given',
+    sent: 'sent {{when}}',
+    includesCredit: 'includes a credit',
+  },
+  /** The driver's details (client/features/ops-drivers/DriverDetailsForm.tsx), as /driver shows them. */
+  driverForm: {
+    id: 'Driver ID',
+    name: 'Name',
+    email: 'Email',
+    phone: 'Phone',
+    nationalId: 'National ID photo',
+    photo: 'Profile photo',
+  },
+  /** A picture picker (client/ui/ImageInput.tsx). */
+  image: {
+    preview: '{{label}} preview',
+    onlyImages: 'Only images can be uploaded.',
+    loadFailed: 'Failed to load the selected file.',
+  },
+  /** The "possible duplicate" panel's frame (client/features/ops-costs/DuplicatePanel.tsx). */
+  duplicate: {
+    confirm: 'Confirm and flag duplicate',
+    flagging: 'Flagging duplicate…',
+    cancel: 'Cancel',
+  },
+  /** The device outbox (client/offline): the screens' list and the messages of a kept entry. */
+  outbox: {
+    what: {
+      fuel: 'fuel log',
+      cost: 'cost',
+      stock: 'stock receipt',
+      profile: 'driver profile',
+      move: 'load status',
+    },
+    kind: {
+      fuel: 'Fuel log',
+      cost: 'Cost',
+      stock: 'Stock receipt',
+      profile: 'Driver profile',
+      move: 'Load status',
+    },
+    queued:
+      'Your phone is offline. The {{what}} is saved on this phone and will be sent when the connection returns.',
+    notSent:
+      'The server could not be reached. The {{what}} is saved on this phone and will be sent automatically.',
+    waitingOne: '1 entry waiting to be sent',
+    waitingMany: '{{n}} entries waiting to be sent',
+    attentionOne: '1 entry needs your attention',
+    attentionMany: '{{n}} entries need your attention',
+    statusWaiting: 'Waiting to be sent',
+    statusAttention: 'Needs attention',
+    statusDuplicate: 'Possible duplicate: confirm or cancel',
+    entered: 'Entered',
+    attempts: 'Attempts',
+    photo: 'Photo',
+    remove: 'Remove entry',
+    saveFailed: 'Failed to save.',
+    offlineAsOf: 'You are offline · data as of {{time}}',
+    offlineNoData: 'You are offline · no saved data for this screen yet',
+    move: 'Load #{{id}} → {{status}}',
+  },
+  /** The customer's tracking page (client/features/track/TrackPage.tsx). */
+  track: {
+    title: 'Track your order',
+    loading: 'Loading…',
+    notFound: 'Tracking link not found.',
+    order: 'Order #{{id}}',
+    deliveryCode: 'Delivery code:',
+    giveCode: 'Give it to the driver when the sand is tipped at your site.',
+    loadingMap: 'Loading map…',
+    loads: 'Loads',
+    none: 'No trucks scheduled yet. This page shows them as soon as they are.',
+    updated: 'Updated {{time}}; refreshes by itself every {{seconds}} s.',
+    truck: 'Truck',
+    yourSite: 'Your site',
+    truckTbc: 'Truck to be confirmed',
+    scheduled: 'Scheduled',
+    onTheWay: 'On the way',
+    atSite: 'At your site',
+    deliveredLabel: 'Delivered',
+    arrivesIn: 'Arrives in about {{minutes}} min',
+    noEta: 'On the way; arrival time not known yet',
+    arrived: 'The truck is at your site.',
+    scheduledFor: 'Scheduled for {{when}}',
+    deliveredAt: 'Delivered {{when}}',
+    lastPosition: 'Last position at {{time}}',
+    driver: 'Driver {{name}}',
   },
 };
 

@@ -73,6 +73,92 @@ export const landingEn = {
     more: 'Continue reading',
     notYet: 'Full article will be available after the next generation run.',
   },
+  /**
+   * Labels of states as customers and drivers read them. English: the spec's order labels; a payment's
+   * and a load's state as its code (spec: payment_status shown as PENDING when absent).
+   */
+  status: {
+    order: {
+      AWAITING_PAYMENT: 'Awaiting Payment',
+      PAYMENT_REVIEW: 'Awaiting Payment Review',
+      RECEIVED: 'Received',
+      IN_TRANSIT: 'In Transit',
+      DELIVERED: 'Delivered',
+      CANCELLED: 'Cancelled',
+    },
+    payment: {
+      PENDING: 'PENDING',
+      SUBMITTED: 'SUBMITTED',
+      CONFIRMED: 'CONFIRMED',
+      REJECTED: 'REJECTED',
+    },
+    load: {
+      SCHEDULED: 'SCHEDULED',
+      IN_TRANSIT: 'IN_TRANSIT',
+      ARRIVED: 'ARRIVED',
+      DELIVERED: 'DELIVERED',
+      CANCELLED: 'CANCELLED',
+    },
+    distance: {
+      manual: 'manual distance',
+      geocoded: 'geocoded',
+      heuristic: 'name heuristic',
+      default: 'default estimate',
+      estimated: 'estimated',
+    },
+  },
+  /** How to pay (client/ui/PaymentOptions.tsx), on the landing page's order summary, /order and My Orders. */
+  payOptions: {
+    mpesaPaybill: 'M-Pesa paybill',
+    reconciled: 'reconciled automatically',
+    chooseLipa: 'On M-Pesa choose Lipa na M-Pesa, then Pay Bill.',
+    businessNumber: 'Business number:',
+    accountNumber: 'Account number:',
+    ownAccount: "(this order's own account)",
+    orBank: "Or pay through a bank below, with the bank's own account.",
+    payAny: 'Pay by M-Pesa paybill or at the bank, to any of the paybills below.',
+    businessBank: 'Business number: the paybill of a bank below.',
+    accountShown: 'the account shown',
+    quoteOrder: ', and quote order #{{id}} if your bank asks for a reference',
+    keepCode: 'Keep the confirmation code M-Pesa sends you: it is your payment reference.',
+    paybill: 'Paybill',
+    account: 'Account',
+  },
+  /** The header of every screen (client/ui/Header.tsx), pre-rendered with the landing page. */
+  shell: {
+    home: 'Home',
+    articles: 'Articles',
+    order: 'Order',
+    myOrders: 'My Orders',
+    admin: 'Admin',
+    operations: 'Operations',
+    driver: 'Driver',
+    fuel: 'Fuel',
+    menu: 'Menu',
+    mainNav: 'Main',
+    language: 'Language',
+    hi: 'Hi, {{name}}',
+    logout: 'Logout',
+    login: 'Login',
+    waitingOne: '1 waiting to send',
+    waitingMany: '{{n}} waiting to send',
+    logoutConfirmOne: '1 entry is not sent yet. Logging out deletes it from this phone.',
+    logoutConfirmMany: '{{n}} entries are not sent yet. Logging out deletes them from this phone.',
+  },
+  /** The assistant (client/features/chat/ChatWidget.tsx), an island of the landing page. */
+  chat: {
+    open: 'Chat with us',
+    panel: 'Chat with dispatch',
+    title: 'Ask dispatch',
+    close: 'Close chat',
+    empty: 'Ask about prices, payment, hours or how to order.',
+    typing: 'Typing…',
+    question: 'Your question',
+    placeholder: 'e.g. price to Ruiru for 2 trucks',
+    send: 'Send',
+    noAnswer: 'I could not reach the assistant right now. Please call {{phone}} for immediate support.',
+    failed: 'Sorry, I could not reach the assistant right now. Kindly retry or call {{phone}}.',
+  },
 };
 
 export type LandingCatalog = typeof landingEn;

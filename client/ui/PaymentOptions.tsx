@@ -1,4 +1,5 @@
 import type { TPricingInfo } from '../../shared/schemas/pricing';
+import { useLandingT } from '../i18n/landing';
 
 export type PaymentOptionView = TPricingInfo['paymentOptions'][number];
 
@@ -6,6 +7,7 @@ export type PaymentOptionView = TPricingInfo['paymentOptions'][number];
  * How to pay: the business's own M-Pesa paybill with the order's account number `MCH<id>` (when the
  * paybill is set up), and the fixed bank paybills (ABSA, Equity, KCB, NCBA, Cooperative) reached through
  * M-Pesa Pay Bill or at the bank, each with its own account to quote; the M-Pesa code is the reference.
+ * Its words come from the landing page's catalog (payOptions), as the landing page shows it too.
  */
 export function PaymentOptions({
   options,
@@ -17,37 +19,40 @@ export function PaymentOptions({
   /** The M-Pesa paybill and this order's account number; absent when there is no paybill or no order. */
   mpesa?: { paybill: string; account: string } | null;
 }) {
+  const { t } = useLandingT();
   const account = options.find((o) => o.account)?.account;
   return (
     <div className="payment-options">
       {mpesa ? (
         <div className="mpesa-paybill">
           <p>
-            <strong>M-Pesa paybill</strong> · reconciled automatically
+            <strong>{t('payOptions.mpesaPaybill')}</strong> · {t('payOptions.reconciled')}
           </p>
           <ol className="mpesa-steps">
-            <li>On M-Pesa choose Lipa na M-Pesa, then Pay Bill.</li>
+            <li>{t('payOptions.chooseLipa')}</li>
             <li>
-              Business number: <strong className="mono">{mpesa.paybill}</strong>
+              {t('payOptions.businessNumber')} <strong className="mono">{mpesa.paybill}</strong>
             </li>
             <li>
-              Account number: <strong className="mono">{mpesa.account}</strong> (this order's own account)
+              {t('payOptions.accountNumber')} <strong className="mono">{mpesa.account}</strong>{' '}
+              {t('payOptions.ownAccount')}
             </li>
           </ol>
-          <p className="muted">Or pay through a bank below, with the bank's own account.</p>
+          <p className="muted">{t('payOptions.orBank')}</p>
         </div>
       ) : (
-        <p>Pay by M-Pesa paybill or at the bank, to any of the paybills below.</p>
+        <p>{t('payOptions.payAny')}</p>
       )}
       {mpesa ? null : (
         <ol className="mpesa-steps">
-          <li>On M-Pesa choose Lipa na M-Pesa, then Pay Bill.</li>
-          <li>Business number: the paybill of a bank below.</li>
+          <li>{t('payOptions.chooseLipa')}</li>
+          <li>{t('payOptions.businessBank')}</li>
           <li>
-            Account number: {account ? <strong className="mono">{account}</strong> : 'the account shown'}
-            {orderId ? `, and quote order #${orderId} if your bank asks for a reference` : ''}.
+            {t('payOptions.accountNumber')}{' '}
+            {account ? <strong className="mono">{account}</strong> : t('payOptions.accountShown')}
+            {orderId ? t('payOptions.quoteOrder', { id: orderId }) : ''}.
           </li>
-          <li>Keep the confirmation code M-Pesa sends you: it is your payment reference.</li>
+          <li>{t('payOptions.keepCode')}</li>
         </ol>
       )}
       <ul className="bank-list">
@@ -55,11 +60,11 @@ export function PaymentOptions({
           <li key={o.bank} className="bank">
             <strong>{o.bank}</strong>
             <span>
-              Paybill <span className="mono">{o.paybill}</span>
+              {t('payOptions.paybill')} <span className="mono">{o.paybill}</span>
             </span>
             {o.account ? (
               <span>
-                Account <span className="mono">{o.account}</span>
+                {t('payOptions.account')} <span className="mono">{o.account}</span>
               </span>
             ) : null}
           </li>

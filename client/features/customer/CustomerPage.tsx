@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime, formatKm, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
-import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import type { TListedOrder, TPaymentOutcome } from '../../../shared/schemas/orders';
 import { useTranslation } from '../../i18n';
+import { useFormat } from '../../i18n/format';
 import { trpc } from '../../trpc';
 import { Badge, loadTone, orderTone, paymentTone } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
@@ -55,8 +54,7 @@ function PayForOrder({
 
 /** /customer: My Orders, with every field of the spec's listed order and the payment loop of unpaid ones. */
 export function CustomerPage() {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language === 'sw' ? 'sw' : 'en';
+  const { t, dateTime, km, tonnes, orderStatus, paymentStatus, loadStatus, distanceSource } = useFormat();
   const orders = trpc.orders.my.useQuery();
   const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
   const options = pricing.data?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }));
@@ -81,16 +79,16 @@ export function CustomerPage() {
           <article key={o.id} className="card order-card" aria-labelledby={`order-${o.id}`}>
             <h2 id={`order-${o.id}`}>
               {t('customer.order', { id: o.id })}{' '}
-              <Badge tone={orderTone(o.status)}>{orderStatusLabel(o.status)}</Badge>
+              <Badge tone={orderTone(o.status)}>{orderStatus(o.status)}</Badge>
             </h2>
             {sent[o.id] ? (
               <Alert tone="success">
-                {t('customer.received', { status: orderStatusLabel(sent[o.id]!.status) })}
+                {t('customer.received', { status: orderStatus(sent[o.id]!.status) })}
               </Alert>
             ) : null}
             <dl>
               <dt>{t('customer.placed')}</dt>
-              <dd>{formatDateTime(o.created_at, 'medium', locale)}</dd>
+              <dd>{dateTime(o.created_at)}</dd>
               <dt>{t('customer.accountNumber')}</dt>
               <dd>
                 <span className="mono">{o.accountRef}</span>
@@ -117,7 +115,7 @@ export function CustomerPage() {
               ) : null}
               <dt>{t('customer.payment')}</dt>
               <dd>
-                <Badge tone={paymentTone(o.payment_status)}>{o.payment_status || 'PENDING'}</Badge>
+                <Badge tone={paymentTone(o.payment_status)}>{paymentStatus(o.payment_status)}</Badge>
               </dd>
               <dt>{t('customer.sand')}</dt>
               <dd>{o.sand_type === 'coarse' ? t('customer.coarse') : t('customer.smooth')}</dd>
@@ -133,7 +131,7 @@ export function CustomerPage() {
               </dd>
               <dt>{t('customer.distance')}</dt>
               <dd>
-                {formatKm(o.distance_km)} ({distanceSourceLabel(o.distance_source)})
+                {km(o.distance_km)} ({distanceSource(o.distance_source)})
               </dd>
             </dl>
             <SiteRefine order={o} />
@@ -145,9 +143,9 @@ export function CustomerPage() {
               <ul className="loads">
                 {o.assignments.map((a) => (
                   <li key={a.id} className="load">
-                    {a.plate ?? a.truck_id} · {formatTonnes(a.tonnes)} ·{' '}
-                    <Badge tone={loadTone(a.status)}>{a.status}</Badge>
-                    {a.scheduledAt ? ` · ${formatDateTime(a.scheduledAt, 'medium', locale)}` : ''}
+                    {a.plate ?? a.truck_id} · {tonnes(a.tonnes)} ·{' '}
+                    <Badge tone={loadTone(a.status)}>{loadStatus(a.status)}</Badge>
+                    {a.scheduledAt ? ` · ${dateTime(a.scheduledAt)}` : ''}
                     {a.driver ? ` · ${t('customer.driver', { name: a.driver })}` : ''}
                   </li>
                 ))}

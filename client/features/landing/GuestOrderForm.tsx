@@ -1,8 +1,8 @@
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { formatKm, formatMoney, orderStatusLabel } from '../../../shared/domain/format';
-import { distanceSourceLabel } from '../../../shared/domain/pricing';
+import { formatKm, formatMoney } from '../../../shared/domain/format';
 import { type TGuestOrderResult, ZGuestOrderInput } from '../../../shared/schemas/orders';
+import { statusLabel } from '../../i18n/labels';
 import { useLandingT } from '../../i18n/landing';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
@@ -74,7 +74,7 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
     return (
       <section className="card" aria-labelledby="summary-heading">
         <h2 id="summary-heading">{t('quote.received', { id: placed.id })}</h2>
-        <Alert tone="success">{t('quote.thanks', { status: orderStatusLabel(placed.status) })}</Alert>
+        <Alert tone="success">{t('quote.thanks', { status: statusLabel(t, 'order', placed.status) })}</Alert>
         <dl className="summary">
           <dt>{t('quote.sand')}</dt>
           <dd>{placed.sandType === 'coarse' ? t('quote.coarse') : t('quote.smooth')}</dd>
@@ -88,7 +88,7 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
           </dd>
           <dt>{t('quote.distanceLabel')}</dt>
           <dd>
-            {formatKm(placed.distanceKm)} ({distanceSourceLabel(placed.distanceSource)})
+            {formatKm(placed.distanceKm)} ({statusLabel(t, 'distance', placed.distanceSource)})
           </dd>
           <dt>{t('quote.accountNumber')}</dt>
           <dd>

@@ -1,8 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { formatKm, formatMoney, orderStatusLabel } from '../../../shared/domain/format';
-import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import {
   type TListedOrder,
@@ -10,7 +8,7 @@ import {
   type TPaymentOutcome,
   ZOrderInput,
 } from '../../../shared/schemas/orders';
-import { useTranslation } from '../../i18n';
+import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, FormStatus, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
@@ -43,7 +41,7 @@ function isUnauthorized(error: unknown) {
 /** /order: step 1 capture the order, step 2 payment details, step 3 share the payment confirmation. */
 export function OrderPage() {
   const navigate = useNavigate();
-  const { t } = useTranslation();
+  const { t, money, km, orderStatus, distanceSource } = useFormat();
   const utils = trpc.useUtils();
   const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
   const form = useZodForm({
@@ -141,7 +139,7 @@ export function OrderPage() {
                 {paybill ? <span className="muted"> · {t('order.paybill', { paybill })}</span> : null}
               </dd>
               <dt>{t('order.status')}</dt>
-              <dd>{orderStatusLabel(order.status)}</dd>
+              <dd>{orderStatus(order.status)}</dd>
               {trackingUrl ? (
                 <>
                   <dt>{t('order.tracking')}</dt>
@@ -152,7 +150,7 @@ export function OrderPage() {
               ) : null}
               <dt>{t('order.trucks')}</dt>
               <dd>
-                {order.truckCount} × {formatMoney(order.perTruck)}
+                {order.truckCount} × {money(order.perTruck)}
               </dd>
               <dt>{t('order.total')}</dt>
               <dd>
@@ -160,7 +158,7 @@ export function OrderPage() {
               </dd>
               <dt>{t('order.distance')}</dt>
               <dd>
-                {formatKm(order.distanceKm)} ({distanceSourceLabel(order.distanceSource)})
+                {km(order.distanceKm)} ({distanceSource(order.distanceSource)})
               </dd>
             </dl>
           ) : (

@@ -1,13 +1,29 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatMoney } from '../../../shared/domain/format';
-import { normaliseMsisdn, splitAmount, stkAmountKes } from '../../../shared/domain/mpesa';
+import {
+  normaliseMsisdn,
+  STK_RESULTS,
+  splitAmount,
+  stkAmountKes,
+  stkResultMessage,
+} from '../../../shared/domain/mpesa';
 import { MPESA_MESSAGES, type TStkPushAccepted } from '../../../shared/schemas/mpesa';
+import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
 
 /** How often the screen asks where the prompt stands, and for how long before it stops asking. */
 const POLL_MS = 2_000;
 const GIVE_UP_MS = 3 * 60_000;
+
+/**
+ * The catalog key of a message the server wrote in English (MPESA_MESSAGES, or a result code's message
+ * from STK_RESULTS): the screen shows it in its language. Anything else is shown as the server wrote it.
+ */
+const MESSAGE_KEYS = new Map<string, string>([
+  ...Object.entries(MPESA_MESSAGES).map(([key, text]) => [text, `mpesa.messages.${key}`] as [string, string]),
+  ...Object.entries(STK_RESULTS).map(([code, r]) => [r.message, `mpesa.result.c${code}`] as [string, string]),
+  [stkResultMessage(undefined).message, 'mpesa.result.unknown'],
+]);
 
 /** The M-Pesa settings the screens follow: the paybill, and whether the phone prompt is offered. */
 export function useMpesaOptions() {
@@ -34,6 +50,11 @@ export function MpesaPay({
   paymentToken?: string | undefined;
   defaultPhone?: string;
 }) {
+  const { t, money } = useFormat();
+  const said = (message: string) => {
+    const key = MESSAGE_KEYS.get(message);
+    return key ? t(key) : message;
+  };
   const headingId = useId();
   const options = useMpesaOptions();
   const utils = trpc.useUtils();
@@ -78,7 +99,7 @@ export function MpesaPay({
   const send = () => {
     const msisdn = normaliseMsisdn(phone);
     if (!msisdn) {
-      setPhoneError(MPESA_MESSAGES.phoneInvalid);
+      setPhoneError(t('mpesa.messages.phoneInvalid'));
       return;
     }
     setPhoneError(null);
@@ -90,41 +111,44 @@ export function MpesaPay({
 
   return (
     <section className="mpesa-pay" aria-labelledby={headingId}>
-      <h3 id={headingId}>Pay with M-Pesa on your phone</h3>
+      <h3 id={headingId}>{t('mpesa.heading')}</h3>
       <p className="muted">
-        We send the payment request to your phone for account <strong className="mono">{accountRef}</strong>
-        {owed > 250_000 ? '; above KES 250,000 it comes in parts, one prompt at a time' : ''}.
+        {t('mpesa.requestFor')} <strong className="mono">{accountRef}</strong>
+        {owed > 250_000 ? t('mpesa.inParts') : ''}.
       </p>
-      {push.error ? <Alert>{errorMessage(push.error, MPESA_MESSAGES.unreachable)}</Alert> : null}
+      {push.error ? <Alert>{said(errorMessage(push.error, MPESA_MESSAGES.unreachable))}</Alert> : null}
       {waiting ? (
         <div className="mpesa-pay__waiting" role="status">
-          <strong>{MPESA_MESSAGES.checkYourPhone}</strong>
+          <strong>{t('mpesa.messages.checkYourPhone')}</strong>
           <span>
-            {formatMoney(prompt.amount)}
-            {prompt.parts > 1 ? ` (payment ${prompt.part} of ${prompt.parts})` : ''} to {accountRef}
+            {prompt.parts > 1
+              ? t('mpesa.promptPartTo', {
+                  amount: money(prompt.amount),
+                  part: prompt.part,
+                  parts: prompt.parts,
+                  account: accountRef,
+                })
+              : t('mpesa.promptTo', { amount: money(prompt.amount), account: accountRef })}
           </span>
         </div>
       ) : null}
       {gaveUp && (!result || result.status === 'PENDING') ? (
-        <Alert tone="warning">
-          M-Pesa has not told us the result yet. If you entered your PIN, the payment shows here within
-          minutes; otherwise send the prompt again.
-        </Alert>
+        <Alert tone="warning">{t('mpesa.noResultYet')}</Alert>
       ) : null}
       {result?.status === 'PAID' ? (
         <Alert tone="success">
-          {result.message}
-          {result.receipt ? ` M-Pesa receipt ${result.receipt}.` : ''}{' '}
+          {said(result.message)}
+          {result.receipt ? ` ${t('mpesa.receipt', { receipt: result.receipt })}` : ''}{' '}
           {result.order.balance > 0
-            ? `${formatMoney(result.order.balance)} still to pay.`
-            : 'Your order is confirmed: dispatch schedules your trucks.'}
+            ? t('mpesa.stillToPay', { amount: money(result.order.balance) })
+            : t('mpesa.confirmed')}
         </Alert>
       ) : null}
-      {result?.status === 'FAILED' ? <Alert tone="warning">{result.message}</Alert> : null}
+      {result?.status === 'FAILED' ? <Alert tone="warning">{said(result.message)}</Alert> : null}
       {canSend ? (
         <div className="mpesa-pay__form">
           <TextField
-            label="M-Pesa phone number"
+            label={t('mpesa.phone')}
             type="tel"
             inputMode="tel"
             autoComplete="tel"
@@ -135,12 +159,12 @@ export function MpesaPay({
           />
           <button type="button" className="button" onClick={send} disabled={push.isPending}>
             {push.isPending
-              ? 'Sending…'
+              ? t('mpesa.sending')
               : result?.status === 'FAILED' || gaveUp
-                ? 'Send the prompt again'
+                ? t('mpesa.sendAgain')
                 : settled
-                  ? 'Pay the next part'
-                  : `Send payment prompt · ${formatMoney(nextPrompt)}`}
+                  ? t('mpesa.nextPart')
+                  : t('mpesa.send', { amount: money(nextPrompt) })}
           </button>
         </div>
       ) : null}

@@ -1,7 +1,6 @@
-import { orderStatusLabel } from '../../../shared/domain/format';
 import { PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
 import { type TPaymentOutcome, ZPaymentConfirmationInput } from '../../../shared/schemas/orders';
-import { useTranslation } from '../../i18n';
+import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, FormStatus, SelectField, TextAreaField, TextField } from '../../ui/forms';
 import { useZodForm } from '../../ui/useZodForm';
@@ -23,7 +22,7 @@ export function PaymentConfirmationForm({
   sent?: TPaymentOutcome | null;
   onSent?: (outcome: TPaymentOutcome) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, orderStatus } = useFormat();
   const utils = trpc.useUtils();
   const payment = useZodForm({
     schema: ZPaymentConfirmationInput,
@@ -49,7 +48,7 @@ export function PaymentConfirmationForm({
       <fieldset disabled={orderId === null || confirm.isPending} className="bare">
         <FormStatus message={payment.message} />
         {sent ? (
-          <Alert tone="success">{t('payment.received', { status: orderStatusLabel(sent.status) })}</Alert>
+          <Alert tone="success">{t('payment.received', { status: orderStatus(sent.status) })}</Alert>
         ) : null}
         <SelectField label={t('payment.paidThrough')} {...payment.field('method')}>
           {PAYMENT_METHODS.map((m) => (

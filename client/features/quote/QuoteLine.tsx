@@ -1,6 +1,6 @@
 import { formatKm, formatMoney } from '../../../shared/domain/format';
-import { distanceSourceLabel } from '../../../shared/domain/pricing';
 import type { TQuote } from '../../../shared/schemas/orders';
+import { statusLabel } from '../../i18n/labels';
 import { useLandingT } from '../../i18n/landing';
 
 export function QuoteLine({ quote }: { quote: TQuote }) {
@@ -10,7 +10,7 @@ export function QuoteLine({ quote }: { quote: TQuote }) {
       <div className="quote__total">{formatMoney(quote.total)}</div>
       <div className="muted">
         {t('quote.perTruckLine', { count: quote.truckCount, price: formatMoney(quote.perTruck) })} ·{' '}
-        {formatKm(quote.distanceKm)} ({distanceSourceLabel(quote.distanceSource)})
+        {formatKm(quote.distanceKm)} ({statusLabel(t, 'distance', quote.distanceSource)})
       </div>
     </div>
   );
