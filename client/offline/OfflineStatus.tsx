@@ -15,12 +15,12 @@ import {
   ZFuelDuplicateOf,
 } from '../../shared/schemas/money';
 import { DuplicatePanel } from '../features/ops-costs/DuplicatePanel';
+import { useFormat } from '../i18n/format';
 import { errorMessage } from '../trpc';
 import { Alert } from '../ui/forms';
 import { useDuplicateConfirm } from '../ui/useDuplicateConfirm';
 import {
   isQueued,
-  KIND_LABEL,
   markAttention,
   type OutboxEntry,
   outboxEntries,
@@ -29,7 +29,7 @@ import {
   submitField,
   subscribeOutbox,
 } from './outbox';
-import { offlineBannerText, useOnline } from './persist';
+import { useOnline } from './persist';
 
 export function useOutbox(): OutboxEntry[] {
   return useSyncExternalStore(subscribeOutbox, outboxEntries, outboxEntries);
@@ -52,24 +52,28 @@ function useNewestData(): number {
 }
 
 export function OfflineBanner() {
+  const { t, clock } = useFormat();
   const online = useOnline();
   const newest = useNewestData();
   if (online) return null;
+  // 'You are offline · data as of 14:05': the newest answer on screen, in Nairobi time.
   return (
     <div className="offline-banner" role="status">
-      {offlineBannerText(newest)}
+      {newest > 0 ? t('outbox.offlineAsOf', { time: clock(new Date(newest)) }) : t('outbox.offlineNoData')}
     </div>
   );
 }
 
-const STATUS_TEXT: Record<OutboxEntry['status'], string> = {
-  waiting: 'Waiting to be sent',
-  attention: 'Needs attention',
-  duplicate: 'Possible duplicate: confirm or cancel',
+/** The catalog key of each state of an entry. */
+const STATUS_KEY: Record<OutboxEntry['status'], string> = {
+  waiting: 'outbox.statusWaiting',
+  attention: 'outbox.statusAttention',
+  duplicate: 'outbox.statusDuplicate',
 };
 
 /** The outbox of the screen at this path. */
 export function OutboxPanel() {
+  const { t, dateTime } = useFormat();
   const { pathname } = useLocation();
   const all = useOutbox();
   const mine = all.filter(
@@ -83,11 +87,11 @@ export function OutboxPanel() {
       <h2 id="outbox-heading">
         {waiting > 0
           ? waiting === 1
-            ? '1 entry waiting to be sent'
-            : `${waiting} entries waiting to be sent`
+            ? t('outbox.waitingOne')
+            : t('outbox.waitingMany', { n: waiting })
           : mine.length === 1
-            ? '1 entry needs your attention'
-            : `${mine.length} entries need your attention`}
+            ? t('outbox.attentionOne')
+            : t('outbox.attentionMany', { n: mine.length })}
       </h2>
       {duplicate ? <QueuedDuplicate key={duplicate.key} entry={duplicate} /> : null}
       <ul className="plain-list">
@@ -95,17 +99,19 @@ export function OutboxPanel() {
           <li key={e.key} className="outbox__entry">
             <details>
               <summary>
-                <strong>{KIND_LABEL[e.kind]}</strong> · {e.summary} ·{' '}
-                <span className={`outbox__status outbox__status--${e.status}`}>{STATUS_TEXT[e.status]}</span>
+                <strong>{t(`outbox.kind.${e.kind}`)}</strong> · {e.summary} ·{' '}
+                <span className={`outbox__status outbox__status--${e.status}`}>
+                  {t(STATUS_KEY[e.status])}
+                </span>
               </summary>
               <dl className="kv">
-                <dt>Entered</dt>
-                <dd>{formatDateTime(e.createdAt)}</dd>
-                <dt>Attempts</dt>
+                <dt>{t('outbox.entered')}</dt>
+                <dd>{dateTime(e.createdAt)}</dd>
+                <dt>{t('outbox.attempts')}</dt>
                 <dd>{e.attempts}</dd>
                 {e.photo ? (
                   <>
-                    <dt>Photo</dt>
+                    <dt>{t('outbox.photo')}</dt>
                     <dd>{Math.round(e.photo.size / 1024)} KB</dd>
                   </>
                 ) : null}
@@ -122,7 +128,7 @@ export function OutboxPanel() {
                   className="button button--small button--secondary"
                   onClick={() => void removeEntry(e.key)}
                 >
-                  Remove entry
+                  {t('outbox.remove')}
                 </button>
               </Alert>
             ) : null}
@@ -133,17 +139,36 @@ export function OutboxPanel() {
   );
 }
 
+/** The catalog's label of a field the screens' writes carry; any other is shown by its name. */
+const FIELD_KEYS: Record<string, string> = {
+  truckId: 'fuel.rowTruck',
+  litres: 'fuel.rowLitres',
+  cost: 'fuel.rowCost',
+  odometer: 'fuel.rowOdometer',
+  capturedAt: 'fuel.rowCaptured',
+  note: 'fuel.rowNote',
+  name: 'driverForm.name',
+  email: 'driverForm.email',
+  phone: 'driverForm.phone',
+  status: 'driver.status',
+};
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 function FieldRow({ name, value }: { name: string; value: unknown }) {
+  const { t, dateTime, loadStatus } = useFormat();
   if (value === null || value === undefined || value === '') return null;
+  const key = FIELD_KEYS[name];
   return (
     <>
-      <dt>{name}</dt>
+      <dt>{key ? t(key) : name}</dt>
       <dd>
-        {value instanceof Date
-          ? formatDateTime(value)
-          : typeof value === 'object'
-            ? JSON.stringify(value)
-            : String(value)}
+        {value instanceof Date || (typeof value === 'string' && ISO_INSTANT.test(value))
+          ? dateTime(value as Date | string)
+          : name === 'status' && typeof value === 'string'
+            ? loadStatus(value)
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : String(value)}
       </dd>
     </>
   );
@@ -162,6 +187,7 @@ function useQueuedDuplicate<E extends { id: number }>(
   schema: Parameters<typeof useDuplicateConfirm<Record<string, unknown>, E, unknown>>[0]['existing'],
   fallbackMessage: string,
 ) {
+  const { t } = useFormat();
   const [error, setError] = useState<string | null>(null);
   const dup = useDuplicateConfirm<Record<string, unknown>, E, unknown>({
     existing: schema,
@@ -186,7 +212,7 @@ function useQueuedDuplicate<E extends { id: number }>(
       }
     },
     onSaved: () => setError(null),
-    onError: (err) => setError(isQueued(err) ? null : errorMessage(err, 'Failed to save.')),
+    onError: (err) => setError(isQueued(err) ? null : errorMessage(err, t('outbox.saveFailed'))),
   });
   const { show } = dup;
   // Once per entry (the component is keyed by it): the panel then lives in the hook's state.
@@ -206,6 +232,7 @@ function useQueuedDuplicate<E extends { id: number }>(
 }
 
 function FuelDuplicate({ entry }: { entry: OutboxEntry }) {
+  const { t, money, dateTime } = useFormat();
   const { dup, cancel, error } = useQueuedDuplicate<TFuelDuplicateOf>(
     entry,
     ZFuelDuplicateOf,
@@ -225,29 +252,29 @@ function FuelDuplicate({ entry }: { entry: OutboxEntry }) {
       {error ? <Alert>{error}</Alert> : null}
       {d ? (
         <DuplicatePanel
-          title="Possible duplicate fuel log"
-          message={d.message}
-          explanation="An existing log matches this entry. Confirm to flag it intentionally."
+          title={t('fuel.dupTitle')}
+          message={d.message === MONEY_MESSAGES.fuelDuplicate ? t('fuel.dupMessage') : d.message}
+          explanation={t('fuel.dupExplanation')}
           existing={{
-            label: `Existing log #${d.existing.id}`,
+            label: t('fuel.existingLog', { id: d.existing.id }),
             rows: [
-              ['Truck', d.existing.truck_id],
-              ['Litres', d.existing.litres ?? '-'],
-              ['Cost', formatMoney(d.existing.cost)],
-              ['Odometer', d.existing.odometer ?? '-'],
-              ['Captured', formatDateTime(d.existing.captured_at)],
-              ['Note', d.existing.note || '-'],
+              [t('fuel.rowTruck'), d.existing.truck_id],
+              [t('fuel.rowLitres'), d.existing.litres ?? '-'],
+              [t('fuel.rowCost'), money(d.existing.cost)],
+              [t('fuel.rowOdometer'), d.existing.odometer ?? '-'],
+              [t('fuel.rowCaptured'), dateTime(d.existing.captured_at)],
+              [t('fuel.rowNote'), d.existing.note || '-'],
             ],
           }}
           incoming={{
-            label: 'New log',
+            label: t('fuel.newLog'),
             rows: [
-              ['Truck', input.truckId ?? '-'],
-              ['Litres', input.litres ?? '-'],
-              ['Cost', formatMoney(input.cost ?? 0)],
-              ['Odometer', input.odometer ?? '-'],
-              ['Captured', formatDateTime(input.capturedAt ?? entry.createdAt)],
-              ['Note', input.note || '-'],
+              [t('fuel.rowTruck'), input.truckId ?? '-'],
+              [t('fuel.rowLitres'), input.litres ?? '-'],
+              [t('fuel.rowCost'), money(input.cost ?? 0)],
+              [t('fuel.rowOdometer'), input.odometer ?? '-'],
+              [t('fuel.rowCaptured'), dateTime(input.capturedAt ?? entry.createdAt)],
+              [t('fuel.rowNote'), input.note || '-'],
             ],
           }}
           busy={dup.busy}

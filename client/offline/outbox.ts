@@ -221,7 +221,8 @@ async function settle(entry: OutboxEntry, outcome: Outcome) {
 export class QueuedOffline extends Error {
   constructor(
     readonly entry: OutboxEntry,
-    offline: boolean,
+    /** Kept because the phone is offline (not because the server could not be reached). */
+    readonly offline: boolean,
   ) {
     const what = KIND_LABEL[entry.kind].toLowerCase();
     super(offline ? OUTBOX_MESSAGES.queued(what) : OUTBOX_MESSAGES.notSent(what));
@@ -231,6 +232,18 @@ export class QueuedOffline extends Error {
 
 export function isQueued(value: unknown): value is QueuedOffline {
   return value instanceof QueuedOffline;
+}
+
+/**
+ * A kept entry's message in the screen's language: `t` of the catalog (client/i18n, `outbox.*`), whose
+ * English is OUTBOX_MESSAGES's wording.
+ */
+export function queuedText(
+  queued: QueuedOffline,
+  t: (key: string, values?: { what: string }) => string,
+): string {
+  const what = t(`outbox.what.${queued.entry.kind}`);
+  return t(queued.offline ? 'outbox.queued' : 'outbox.notSent', { what });
 }
 
 /**

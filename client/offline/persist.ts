@@ -6,9 +6,9 @@
 import { dehydrate, hydrate, onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createStore, del, get, keys, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
-import { formatClock } from '../../shared/domain/format';
 import { getSession } from '../session';
 import { forgetUser } from './outbox';
+import { forgetSnapshots, saveSnapshot } from './snapshot';
 
 const STAFF = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'];
 const MAX_AGE_MS = 7 * 24 * 3600_000;
@@ -61,19 +61,37 @@ export function persistQueries(queryClient: QueryClient) {
       { buster: BUSTER, savedAt: Date.now(), state } satisfies Persisted,
       store,
     ).catch((err: unknown) => console.warn('Offline data not saved', err));
+    keepScreen(email);
   };
-  return queryClient.getQueryCache().subscribe((event) => {
+  // Leaving the app (another app, the home screen, a closed tab) keeps the screen as it is now.
+  const onHidden = () => {
+    const email = staffEmail();
+    if (document.visibilityState === 'hidden' && email) keepScreen(email);
+  };
+  document.addEventListener('visibilitychange', onHidden);
+  const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' && event.type !== 'added' && event.type !== 'removed') return;
     if (pending) return;
     pending = true;
     setTimeout(save, 1_000);
   });
+  return () => {
+    unsubscribe();
+    document.removeEventListener('visibilitychange', onHidden);
+  };
+}
+
+/** The screen as shown, for the next visit's first paint (client/offline/snapshot.ts). */
+function keepScreen(email: string) {
+  const root = document.getElementById('root');
+  if (root) void saveSnapshot(root, email).catch((err: unknown) => console.warn('Screen not kept', err));
 }
 
 /** Logout: the user's kept screens and their outbox leave the device (and any other user's kept screens). */
 export async function forgetDevice(email: string) {
   await Promise.all([
     ...(await keys<string>(store)).map((k) => del(k, store)),
+    forgetSnapshots(),
     forgetUser(email).catch((err: unknown) => console.warn('Outbox not cleared', err)),
   ]);
 }
@@ -90,11 +108,4 @@ export function useOnline(): boolean {
     () => onlineManager.isOnline(),
     () => true,
   );
-}
-
-/** 'Offline · data as of 14:05': the newest answer on screen, in Nairobi time. */
-export function offlineBannerText(dataUpdatedAt: number): string {
-  return dataUpdatedAt > 0
-    ? `You are offline · data as of ${formatClock(new Date(dataUpdatedAt))}`
-    : 'You are offline · no saved data for this screen yet';
 }

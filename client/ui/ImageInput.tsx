@@ -1,5 +1,12 @@
 import { useId, useState } from 'react';
+import { useTranslation } from '../i18n';
 import { readImageFile } from './useAuthedImage';
+
+/** readImageFile's English refusals, as the catalog words them. */
+const READ_ERRORS: Record<string, string> = {
+  'Only images can be uploaded.': 'image.onlyImages',
+  'Failed to load the selected file.': 'image.loadFailed',
+};
 
 /** An image picker (images only) with a preview of the chosen or current picture. */
 export function ImageInput({
@@ -13,6 +20,7 @@ export function ImageInput({
   onChange: (dataUrl: string | null) => void;
   onError: (message: string) => void;
 }) {
+  const { t } = useTranslation();
   const id = useId();
   const [preview, setPreview] = useState<string | null>(null);
   const shown = preview ?? currentUrl ?? null;
@@ -39,11 +47,12 @@ export function ImageInput({
               e.target.value = '';
               setPreview(null);
               onChange(null);
-              onError(err.message || 'Failed to load the selected file.');
+              const key = READ_ERRORS[err.message || 'Failed to load the selected file.'];
+              onError(key ? t(key) : err.message);
             });
         }}
       />
-      {shown ? <img src={shown} alt={`${label} preview`} className="preview" /> : null}
+      {shown ? <img src={shown} alt={t('image.preview', { label })} className="preview" /> : null}
     </div>
   );
 }

@@ -1,16 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import {
-  formatDateTime,
-  formatMoney,
-  formatMoneyFigure,
-  formatNumber,
-  formatTonnes,
-} from '../../../shared/domain/format';
+import type { TDriver } from '../../../shared/schemas/fleet';
 import type { TDriverDashboard } from '../../../shared/schemas/telemetry';
 import { useTranslation } from '../../i18n';
-import { isQueued, submitField } from '../../offline/outbox';
+import { useFormat } from '../../i18n/format';
+import { isQueued, queuedText, submitField } from '../../offline/outbox';
 import { ADMIN_SELECTED_DRIVER_KEY, useSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone } from '../../ui/Badge';
@@ -27,25 +22,31 @@ import { MyTrips } from './MyTrips';
 const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 function StatCards({ d }: { d: TDriverDashboard }) {
-  const { t } = useTranslation();
+  const { t, number, tonnes, moneyFigure, locale } = useFormat();
   const s = d.summary;
   const trend = s.trend === null ? null : Math.round(s.trend * 1000) / 10;
   return (
     <div className="grid">
-      <StatCard label={t('driver.loadsDelivered')} value={formatNumber(s.loadsDelivered)} />
-      <StatCard label={t('driver.tonnesDelivered')} value={formatTonnes(s.tonnesDelivered)} />
+      <StatCard label={t('driver.loadsDelivered')} value={number(s.loadsDelivered)} />
+      <StatCard label={t('driver.tonnesDelivered')} value={tonnes(s.tonnesDelivered)} />
       <StatCard
         label={t('driver.weeklyRevenue')}
         value={<Money value={s.weeklyRevenue} />}
         note={
           s.previousWeekRevenue
-            ? t('driver.prevWeek', { amount: formatMoneyFigure(s.previousWeekRevenue) })
+            ? t('driver.prevWeek', { amount: moneyFigure(s.previousWeekRevenue) })
             : undefined
         }
       />
       <StatCard
         label={t('driver.averageTonnes')}
-        value={s.averageTonnesPerLoad.toFixed(1)}
+        value={
+          locale === 'en'
+            ? s.averageTonnesPerLoad.toFixed(1)
+            : new Intl.NumberFormat('sw-KE', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+                s.averageTonnesPerLoad,
+              )
+        }
         note={
           trend !== null ? (
             <span className={trend >= 0 ? 'trend trend--up' : 'trend trend--down'}>
@@ -82,7 +83,11 @@ function ProfileForm({
         isAdmin
           ? adminUpdate.mutateAsync({ ...details, id: d.driverId })
           : // The driver's own phone: through the device outbox (client/offline/outbox.ts).
-            submitField('profile', details, `${details.name} · ${details.phone ?? ''}`)
+            submitField<TDriver>('profile', details, `${details.name} · ${details.phone ?? ''}`).catch(
+              (err: unknown) => {
+                throw isQueued(err) ? new Error(queuedText(err, t)) : err;
+              },
+            )
       }
       onSaved={onSaved}
     />
@@ -101,8 +106,7 @@ function Dashboard({
   /** An admin's first visit asks without a driver; the server answers for the first one, which becomes the choice. */
   onDriver?: (driverId: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language === 'sw' ? 'sw' : 'en';
+  const { t, money, tonnes, dateTime, loadStatus } = useFormat();
   const utils = trpc.useUtils();
   const dashboard = trpc.driver.dashboard.useQuery(driverId ? { driverId } : undefined);
   const answeredFor = dashboard.data?.driverId;
@@ -119,7 +123,11 @@ function Dashboard({
       submitField(
         'move',
         input,
-        `Load #${input.id} → ${input.status === 'IN_TRANSIT' ? 'In Transit' : 'Arrived'}`,
+        // The outbox keeps this line as written: the language of the moment it was entered.
+        t('outbox.move', {
+          id: input.id,
+          status: input.status === 'IN_TRANSIT' ? t('driver.inTransit') : t('driver.arrived'),
+        }),
       ),
     onSuccess: () => void utils.driver.dashboard.invalidate(),
   });
@@ -135,7 +143,9 @@ function Dashboard({
   return (
     <>
       <div className="toolbar">
-        <span className="status-pill">{d.rank ? `Leaderboard #${d.rank}` : 'Leaderboard #–'}</span>
+        <span className="status-pill">
+          {d.rank ? t('driver.rank', { rank: d.rank }) : t('driver.noRank')}
+        </span>
         <button
           type="button"
           className="button button--small button--secondary"
@@ -150,7 +160,7 @@ function Dashboard({
           <h2 id="recent-heading">{t('driver.recent')}</h2>
           {move.error ? (
             isQueued(move.error) ? (
-              <Alert tone="info">{move.error.message}</Alert>
+              <Alert tone="info">{queuedText(move.error, t)}</Alert>
             ) : (
               <Alert>{errorMessage(move.error, t('driver.moveFailed'))}</Alert>
             )
@@ -162,7 +172,7 @@ function Dashboard({
             title={(a) => (
               <>
                 {a.site}
-                <div className="muted">{a.plate ?? a.truckId ?? 'Truck TBD'}</div>
+                <div className="muted">{a.plate ?? a.truckId ?? t('driver.truckTbd')}</div>
               </>
             )}
             columns={[
@@ -172,15 +182,15 @@ function Dashboard({
                 cell: (a) => (
                   <>
                     {a.site}
-                    <div className="muted">{a.plate ?? a.truckId ?? 'Truck TBD'}</div>
+                    <div className="muted">{a.plate ?? a.truckId ?? t('driver.truckTbd')}</div>
                   </>
                 ),
               },
               {
                 header: t('driver.status'),
-                cell: (a) => <Badge tone={loadTone(a.status)}>{a.status}</Badge>,
+                cell: (a) => <Badge tone={loadTone(a.status)}>{loadStatus(a.status)}</Badge>,
               },
-              { header: t('driver.tonnes'), numeric: true, cell: (a) => formatTonnes(a.tonnes) },
+              { header: t('driver.tonnes'), numeric: true, cell: (a) => tonnes(a.tonnes) },
               {
                 header: t('driver.revenue'),
                 numeric: true,
@@ -188,8 +198,7 @@ function Dashboard({
               },
               {
                 header: t('driver.scheduled'),
-                cell: (a) =>
-                  a.scheduledAt ? formatDateTime(a.scheduledAt, 'medium', locale) : t('driver.tbc'),
+                cell: (a) => (a.scheduledAt ? dateTime(a.scheduledAt) : t('driver.tbc')),
               },
             ]}
             actions={
@@ -251,7 +260,7 @@ function Dashboard({
               <BarChart
                 title={t('driver.topDrivers')}
                 data={d.leaderboard.map((l) => ({ label: l.name, value: l.revenue }))}
-                formatValue={formatMoney}
+                formatValue={money}
               />
             </Suspense>
           )}
@@ -295,7 +304,7 @@ export function DriverPage() {
   const own = trpc.driver.dashboard.useQuery(undefined, { enabled: !isAdmin && Boolean(session?.driverId) });
   if (!isAdmin) {
     const linked = Boolean(session?.driverId);
-    const name = own.data?.driverName ?? session?.userName ?? 'driver';
+    const name = own.data?.driverName ?? session?.userName ?? t('driver.driverFallback');
     return (
       <Page title={t('driver.title')} subtitle={linked ? t('driver.hi', { name }) : t('driver.notLinked')}>
         {linked ? <Dashboard driverId={undefined} isAdmin={false} isOwn /> : null}

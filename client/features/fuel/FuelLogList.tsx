@@ -1,13 +1,15 @@
-import { formatDateTime, formatNumber } from '../../../shared/domain/format';
 import type { TFuelLog } from '../../../shared/schemas/money';
-import { useTranslation } from '../../i18n';
+import { useFormat } from '../../i18n/format';
 import { Money } from '../../ui/Money';
 import { useAuthedImage } from '../../ui/useAuthedImage';
 
-/** Litres and kilometres as the list shows them, and the duplicate panel too. */
-export const litresText = (litres: number | null) =>
-  litres === null ? 'n/a' : `${formatNumber(litres)} litres`;
-export const kmText = (km: number | null) => (km === null ? 'n/a' : `${formatNumber(km)} km`);
+type Format = Pick<ReturnType<typeof useFormat>, 't' | 'number'>;
+
+/** Litres and kilometres as the list shows them, and the duplicate panel too ("120 litres", "lita 120"). */
+export const litresText = (litres: number | null, { t, number }: Format) =>
+  litres === null ? t('fuel.notAvailable') : t('fuel.litresValue', { n: number(litres) });
+export const kmText = (km: number | null, { t, number }: Format) =>
+  km === null ? t('fuel.notAvailable') : t('fuel.kmValue', { n: number(km) });
 
 function Photo({ name, alt }: { name: string; alt: string }) {
   const url = useAuthedImage(name);
@@ -15,34 +17,34 @@ function Photo({ name, alt }: { name: string; alt: string }) {
 }
 
 export function FuelLogEntry({ log }: { log: TFuelLog }) {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language === 'sw' ? 'sw' : 'en';
+  const f = useFormat();
+  const { t, dateTime } = f;
   return (
     <li className="card fuel-entry">
       <div className="truck-card__head">
         <strong>{log.plate ?? log.truckId}</strong>
-        <span className="muted">{formatDateTime(log.capturedAt, 'medium', locale)}</span>
+        <span className="muted">{dateTime(log.capturedAt)}</span>
       </div>
       <dl className="kv">
         <dt>{t('fuel.entryLitres')}</dt>
-        <dd>{litresText(log.litres)}</dd>
+        <dd>{litresText(log.litres, f)}</dd>
         <dt>{t('fuel.entryCost')}</dt>
         <dd>
           <Money value={log.cost} />
         </dd>
         <dt>{t('fuel.entryOdometer')}</dt>
-        <dd>{kmText(log.odometer)}</dd>
+        <dd>{kmText(log.odometer, f)}</dd>
         <dt>{t('fuel.entryMileage')}</dt>
-        <dd>{kmText(log.mileage)}</dd>
+        <dd>{kmText(log.mileage, f)}</dd>
         <dt>{t('fuel.entryDriver')}</dt>
         <dd>{log.driverName ?? t('fuel.entryNotSet')}</dd>
         <dt>{t('fuel.entryLoggedBy')}</dt>
-        <dd>{log.createdBy ?? 'n/a'}</dd>
+        <dd>{log.createdBy ?? t('fuel.notAvailable')}</dd>
       </dl>
       {log.isDuplicate ? (
         <div className="dup-note">
           {t('fuel.entryDuplicate')}
-          {log.confirmedAt ? ` ${formatDateTime(log.confirmedAt, 'medium', locale)}` : ''} ·{' '}
+          {log.confirmedAt ? ` ${dateTime(log.confirmedAt)}` : ''} ·{' '}
           {t('fuel.entryReference', { id: log.duplicateOf ?? '-' })}
         </div>
       ) : null}

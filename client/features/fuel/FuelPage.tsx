@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { formatDateTime, formatMoney, formatNumber } from '../../../shared/domain/format';
+import { formatMoney, formatNumber, type Locale } from '../../../shared/domain/format';
 import { weekRange } from '../../../shared/domain/time';
 import {
   MONEY_MESSAGES,
@@ -8,8 +8,8 @@ import {
   ZFuelDuplicateOf,
   ZFuelInput,
 } from '../../../shared/schemas/money';
-import { useTranslation } from '../../i18n';
-import { isQueued, submitField } from '../../offline/outbox';
+import { useFormat } from '../../i18n/format';
+import { isQueued, queuedText, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, FormStatus, TextAreaField, TextField } from '../../ui/forms';
 import { ImageInput } from '../../ui/ImageInput';
@@ -48,16 +48,16 @@ const toInput = (f: FuelFields) => ({
 });
 
 /** The outbox's line for a waiting fuel log. */
-function fuelSummary(input: TFuelInput, plate: string): string {
+function fuelSummary(input: TFuelInput, plate: string, locale: Locale): string {
   const litres =
-    input.litres === null || input.litres === undefined ? '' : ` · ${formatNumber(input.litres)} L`;
-  return `${plate}${litres} · ${formatMoney(input.cost ?? 0)}`;
+    input.litres === null || input.litres === undefined ? '' : ` · ${formatNumber(input.litres, locale)} L`;
+  return `${plate}${litres} · ${formatMoney(input.cost ?? 0, locale)}`;
 }
 
 /** /fuel: record pump readings and see the latest entries per truck. */
 export function FuelPage() {
-  const { t, i18n } = useTranslation();
-  const locale = i18n.language === 'sw' ? 'sw' : 'en';
+  const f = useFormat();
+  const { t, locale, money, dateTime } = f;
   const utils = trpc.useUtils();
   const logs = trpc.fuel.list.useQuery({ limit: 50 });
   const trucks = trpc.admin.trucks.list.useQuery(undefined, { retry: false });
@@ -86,7 +86,7 @@ export function FuelPage() {
     fallbackMessage: MONEY_MESSAGES.fuelDuplicate,
     // Through the device outbox: stored first, sent with an Idempotency-Key, kept when offline.
     send: (input: TFuelInput) =>
-      submitField<TFuelLog>('fuel', input, fuelSummary(input, plateOf(input.truckId ?? null))),
+      submitField<TFuelLog>('fuel', input, fuelSummary(input, plateOf(input.truckId ?? null), locale)),
     onSaved: (_, flagged) => {
       form.reset();
       form.report('success', flagged ? t('fuel.savedFlagged') : t('fuel.saved'));
@@ -98,7 +98,7 @@ export function FuelPage() {
         // Safe in the outbox: the form is free for the next entry.
         form.reset();
         setPhotoKey((k) => k + 1);
-        return form.report('success', err.message);
+        return form.report('success', queuedText(err, t));
       }
       form.report('error', errorMessage(err, confirming ? t('fuel.confirmFailed') : t('fuel.saveFailed')));
     },
@@ -177,16 +177,16 @@ export function FuelPage() {
           {d ? (
             <DuplicatePanel
               title={t('fuel.dupTitle')}
-              message={d.message}
+              message={d.message === MONEY_MESSAGES.fuelDuplicate ? t('fuel.dupMessage') : d.message}
               explanation={t('fuel.dupExplanation')}
               existing={{
                 label: t('fuel.existingLog', { id: d.existing.id }),
                 rows: [
                   [t('fuel.rowTruck'), plateOf(d.existing.truck_id)],
-                  [t('fuel.rowLitres'), litresText(d.existing.litres)],
-                  [t('fuel.rowCost'), formatMoney(d.existing.cost)],
-                  [t('fuel.rowOdometer'), kmText(d.existing.odometer)],
-                  [t('fuel.rowCaptured'), formatDateTime(d.existing.captured_at, 'medium', locale)],
+                  [t('fuel.rowLitres'), litresText(d.existing.litres, f)],
+                  [t('fuel.rowCost'), money(d.existing.cost)],
+                  [t('fuel.rowOdometer'), kmText(d.existing.odometer, f)],
+                  [t('fuel.rowCaptured'), dateTime(d.existing.captured_at)],
                   [t('fuel.rowNote'), d.existing.note || '-'],
                 ],
               }}
@@ -194,10 +194,10 @@ export function FuelPage() {
                 label: t('fuel.newLog'),
                 rows: [
                   [t('fuel.rowTruck'), plateOf(d.input.truckId)],
-                  [t('fuel.rowLitres'), litresText(d.input.litres ?? null)],
-                  [t('fuel.rowCost'), formatMoney(d.input.cost)],
-                  [t('fuel.rowOdometer'), kmText(d.input.odometer ?? null)],
-                  [t('fuel.rowCaptured'), formatDateTime(d.input.capturedAt ?? Date.now(), 'medium', locale)],
+                  [t('fuel.rowLitres'), litresText(d.input.litres ?? null, f)],
+                  [t('fuel.rowCost'), money(d.input.cost)],
+                  [t('fuel.rowOdometer'), kmText(d.input.odometer ?? null, f)],
+                  [t('fuel.rowCaptured'), dateTime(d.input.capturedAt ?? Date.now())],
                   [t('fuel.rowNote'), d.input.note || '-'],
                 ],
               }}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from '../../i18n';
 
 export interface ComparedEntry {
   label: string;
@@ -26,6 +27,7 @@ export function DuplicatePanel({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <section className="alert alert--warning duplicate-panel" aria-labelledby="duplicate-title">
       <h3 id="duplicate-title">{title}</h3>
@@ -49,10 +51,10 @@ export function DuplicatePanel({
       </div>
       <div className="button-row">
         <button type="button" className="button" disabled={busy} onClick={onConfirm}>
-          {busy ? 'Flagging duplicate…' : 'Confirm and flag duplicate'}
+          {busy ? t('duplicate.flagging') : t('duplicate.confirm')}
         </button>
         <button type="button" className="button button--secondary" disabled={busy} onClick={onCancel}>
-          Cancel
+          {t('duplicate.cancel')}
         </button>
       </div>
     </section>

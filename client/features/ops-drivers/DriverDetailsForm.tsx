@@ -6,6 +6,7 @@ import {
   ZDriverCreateInput,
   ZDriverProfileInput,
 } from '../../../shared/schemas/fleet';
+import { useTranslation } from '../../i18n';
 import { errorMessage } from '../../trpc';
 import { FormStatus, TextField } from '../../ui/forms';
 import { ImageInput } from '../../ui/ImageInput';
@@ -69,6 +70,7 @@ export function DriverDetailsForm({
   /** More buttons beside Save. */
   children?: ReactNode;
 }) {
+  const { t } = useTranslation();
   const creating = driver === null;
   const schema: z.ZodType<DriverDetails> = creating ? ZNewDriver : ZDriverProfileInput;
   const form = useZodForm({ schema, initial: () => fieldsOf(driver), toInput });
@@ -98,20 +100,20 @@ export function DriverDetailsForm({
       {heading}
       <FormStatus message={form.message} />
       <div className="grid">
-        {withId ? <TextField label="Driver ID" disabled={!creating} {...form.field('id')} /> : null}
-        <TextField label="Name" {...form.field('name')} />
-        <TextField label="Email" type="email" {...form.field('email')} />
-        <TextField label="Phone" type="tel" placeholder="07XX..." {...form.field('phone')} />
+        {withId ? <TextField label={t('driverForm.id')} disabled={!creating} {...form.field('id')} /> : null}
+        <TextField label={t('driverForm.name')} {...form.field('name')} />
+        <TextField label={t('driverForm.email')} type="email" {...form.field('email')} />
+        <TextField label={t('driverForm.phone')} type="tel" placeholder="07XX..." {...form.field('phone')} />
         <ImageInput
           key={`id-${pickers}`}
-          label="National ID photo"
+          label={t('driverForm.nationalId')}
           currentUrl={nationalId}
           onChange={(dataUrl) => form.set('nationalIdData', dataUrl)}
           onError={(text) => form.report('error', text)}
         />
         <ImageInput
           key={`photo-${pickers}`}
-          label="Profile photo"
+          label={t('driverForm.photo')}
           currentUrl={photo}
           onChange={(dataUrl) => form.set('photoData', dataUrl)}
           onError={(text) => form.report('error', text)}
