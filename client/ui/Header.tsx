@@ -1,25 +1,27 @@
 import { useEffect, useState } from 'react';
 import { NavLink } from 'react-router';
+import { useLandingT } from '../i18n/landing';
 import { clearSession, greetingName, useSession } from '../session';
 import { LanguageSwitch } from './LanguageSwitch';
 
 interface NavItem {
   to: string;
+  /** Its label's key in the catalog (`shell.*` of landing-en.ts; the English is the spec's). */
   label: string;
 }
 
 /** Links per spec section 2 (Header), by the signed-in role. */
 export function navItems(role: string | null): NavItem[] {
   const items: NavItem[] = [
-    { to: '/', label: 'Home' },
-    { to: '/articles', label: 'Articles' },
-    { to: '/order', label: 'Order' },
+    { to: '/', label: 'shell.home' },
+    { to: '/articles', label: 'shell.articles' },
+    { to: '/order', label: 'shell.order' },
   ];
-  if (role === 'CUSTOMER') items.push({ to: '/customer', label: 'My Orders' });
-  if (role === 'ADMIN') items.push({ to: '/ops', label: 'Admin' });
-  if (role === 'OPS') items.push({ to: '/ops', label: 'Operations' });
-  if (role === 'DRIVER' || role === 'ADMIN') items.push({ to: '/driver', label: 'Driver' });
-  if (role === 'FUEL' || role === 'ADMIN' || role === 'OPS') items.push({ to: '/fuel', label: 'Fuel' });
+  if (role === 'CUSTOMER') items.push({ to: '/customer', label: 'shell.myOrders' });
+  if (role === 'ADMIN') items.push({ to: '/ops', label: 'shell.admin' });
+  if (role === 'OPS') items.push({ to: '/ops', label: 'shell.operations' });
+  if (role === 'DRIVER' || role === 'ADMIN') items.push({ to: '/driver', label: 'shell.driver' });
+  if (role === 'FUEL' || role === 'ADMIN' || role === 'OPS') items.push({ to: '/fuel', label: 'shell.fuel' });
   return items;
 }
 
@@ -47,14 +49,14 @@ function useOutboxCount(active: boolean): number {
 }
 
 /** Logout: the session, and everything this user's screens kept on the device (client/offline). */
-async function logout(email: string) {
+async function logout(email: string, t: (key: string, values?: { n: number }) => string) {
   const outbox = await import('../offline/outbox');
   await outbox.refresh(false);
   const waiting = outbox.outboxEntries().length;
   if (
     waiting > 0 &&
     !window.confirm(
-      `${waiting} ${waiting === 1 ? 'entry is' : 'entries are'} not sent yet. Logging out deletes ${waiting === 1 ? 'it' : 'them'} from this phone.`,
+      waiting === 1 ? t('shell.logoutConfirmOne') : t('shell.logoutConfirmMany', { n: waiting }),
     )
   )
     return;
@@ -66,6 +68,8 @@ async function logout(email: string) {
 }
 
 export function Header() {
+  // The landing page's own `t` (no i18next): the header is pre-rendered with it.
+  const { t } = useLandingT();
   const session = useSession();
   const waiting = useOutboxCount(Boolean(session && STAFF_ROLES.includes(session.role)));
   const [open, setOpen] = useState(false);
@@ -79,7 +83,7 @@ export function Header() {
         </NavLink>
         {waiting > 0 ? (
           <span className="outbox-count" role="status">
-            {waiting} waiting to send
+            {waiting === 1 ? t('shell.waitingOne') : t('shell.waitingMany', { n: waiting })}
           </span>
         ) : null}
         <button
@@ -89,15 +93,19 @@ export function Header() {
           aria-controls="site-nav"
           onClick={() => setOpen((o) => !o)}
         >
-          Menu
+          {t('shell.menu')}
         </button>
       </div>
-      <nav id="site-nav" aria-label="Main" className={open ? 'site-nav site-nav--open' : 'site-nav'}>
+      <nav
+        id="site-nav"
+        aria-label={t('shell.mainNav')}
+        className={open ? 'site-nav site-nav--open' : 'site-nav'}
+      >
         <ul>
           {items.map((item) => (
             <li key={`${item.to}-${item.label}`}>
               <NavLink to={item.to} end={item.to === '/'} onClick={() => setOpen(false)}>
-                {item.label}
+                {t(item.label)}
               </NavLink>
             </li>
           ))}
@@ -106,18 +114,18 @@ export function Header() {
           <LanguageSwitch />
           {session ? (
             <>
-              <span className="greeting">Hi, {greetingName(session)}</span>
+              <span className="greeting">{t('shell.hi', { name: greetingName(session) })}</span>
               <button
                 type="button"
                 className="button button--ghost"
-                onClick={() => void logout(session.userEmail)}
+                onClick={() => void logout(session.userEmail, t)}
               >
-                Logout
+                {t('shell.logout')}
               </button>
             </>
           ) : (
             <NavLink to="/login" onClick={() => setOpen(false)}>
-              Login
+              {t('shell.login')}
             </NavLink>
           )}
         </div>

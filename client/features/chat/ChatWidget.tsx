@@ -1,12 +1,16 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ZChatInput } from '../../../shared/schemas/chat';
+import { useLandingT } from '../../i18n/landing';
 import { trpc } from '../../trpc';
 
 type Message = z.infer<typeof ZChatInput>['messages'][number];
 
 /** The floating assistant on the landing page: open or closed; ignores empty input and input while a reply is pending. */
 export function ChatWidget({ phone, context }: { phone: string; context?: string }) {
+  // The landing page's own `t` (no i18next): English in the pre-rendered page and at hydration, the
+  // device's language right after.
+  const { t } = useLandingT();
   const [open, setOpen] = useState(false);
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState('');
@@ -31,39 +35,29 @@ export function ChatWidget({ phone, context }: { phone: string; context?: string
     setDraft('');
     try {
       const { answer } = await ask.mutateAsync({ messages: next, ...(context ? { context } : {}) });
-      const reply =
-        answer.trim() ||
-        `I could not reach the assistant right now. Please call ${phone} for immediate support.`;
+      const reply = answer.trim() || t('chat.noAnswer', { phone });
       setMessages((m) => [...m, { role: 'assistant', content: reply }]);
     } catch {
-      setMessages((m) => [
-        ...m,
-        {
-          role: 'assistant',
-          content: `Sorry, I could not reach the assistant right now. Kindly retry or call ${phone}.`,
-        },
-      ]);
+      setMessages((m) => [...m, { role: 'assistant', content: t('chat.failed', { phone }) }]);
     }
   }
 
   return (
     <div className="chat">
       {open ? (
-        <section className="chat__panel card" aria-label="Chat with dispatch">
+        <section className="chat__panel card" aria-label={t('chat.panel')}>
           <div className="button-row" style={{ justifyContent: 'space-between' }}>
-            <strong>Ask dispatch</strong>
+            <strong>{t('chat.title')}</strong>
             <button
               type="button"
               className="button button--small button--secondary"
               onClick={() => setOpen(false)}
             >
-              Close chat
+              {t('chat.close')}
             </button>
           </div>
           <ol className="chat__messages" ref={listRef} aria-live="polite">
-            {messages.length === 0 ? (
-              <li className="muted">Ask about prices, payment, hours or how to order.</li>
-            ) : null}
+            {messages.length === 0 ? <li className="muted">{t('chat.empty')}</li> : null}
             {messages.map((m, i) => (
               // Messages only ever append, so the position is a stable key.
               // biome-ignore lint/suspicious/noArrayIndexKey: append-only list
@@ -71,19 +65,19 @@ export function ChatWidget({ phone, context }: { phone: string; context?: string
                 {m.content}
               </li>
             ))}
-            {ask.isPending ? <li className="muted">Typing…</li> : null}
+            {ask.isPending ? <li className="muted">{t('chat.typing')}</li> : null}
           </ol>
           <form className="inline-form" onSubmit={send}>
             <input
-              aria-label="Your question"
-              placeholder="e.g. price to Ruiru for 2 trucks"
+              aria-label={t('chat.question')}
+              placeholder={t('chat.placeholder')}
               value={draft}
               maxLength={2000}
               onChange={(e) => setDraft(e.target.value)}
               style={{ flex: 1, maxWidth: 'none' }}
             />
             <button type="submit" className="button button--small" disabled={ask.isPending}>
-              Send
+              {t('chat.send')}
             </button>
           </form>
         </section>
@@ -94,7 +88,7 @@ export function ChatWidget({ phone, context }: { phone: string; context?: string
           disabled={!hydrated}
           onClick={() => setOpen(true)}
         >
-          Chat with us
+          {t('chat.open')}
         </button>
       )}
     </div>

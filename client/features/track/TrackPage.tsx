@@ -1,8 +1,8 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useParams } from 'react-router';
-import { formatClock, formatDateTime, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
 import type { TTrackedLoad, TTracking } from '../../../shared/schemas/tracking';
+import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone, orderTone } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
@@ -11,15 +11,16 @@ import { Page } from '../../ui/Page';
 const FleetMap = lazy(() => import('../fleet/FleetMap'));
 const MAP_HEIGHT = 240;
 
+/** The customer's words for a load's state (catalog keys). */
 const LOAD_LABELS: Record<string, string> = {
-  SCHEDULED: 'Scheduled',
-  IN_TRANSIT: 'On the way',
-  ARRIVED: 'At your site',
-  DELIVERED: 'Delivered',
+  SCHEDULED: 'track.scheduled',
+  IN_TRANSIT: 'track.onTheWay',
+  ARRIVED: 'track.atSite',
+  DELIVERED: 'track.deliveredLabel',
 };
 
 /** The loads on the road and the site, as the fleet map draws points. */
-function mapPoints(t: TTracking): TTruckTelemetry[] {
+function mapPoints(t: TTracking, names: { truck: string; site: string }): TTruckTelemetry[] {
   const point = (over: Partial<TTruckTelemetry> & { truckId: string }): TTruckTelemetry => ({
     plate: null,
     lat: null,
@@ -42,7 +43,7 @@ function mapPoints(t: TTracking): TTruckTelemetry[] {
       ? [
           point({
             truckId: `load-${l.id}`,
-            plate: l.plate ?? 'Truck',
+            plate: l.plate ?? names.truck,
             lat: l.position.lat,
             lng: l.position.lng,
             speed: l.position.speedKmh,
@@ -55,7 +56,7 @@ function mapPoints(t: TTracking): TTruckTelemetry[] {
     ? [
         point({
           truckId: 'site',
-          plate: 'Your site',
+          plate: names.site,
           lat: t.sitePoint.lat,
           lng: t.sitePoint.lng,
           lastUpdated: t.asOf,
@@ -66,31 +67,33 @@ function mapPoints(t: TTracking): TTruckTelemetry[] {
 }
 
 function LoadLine({ load }: { load: TTrackedLoad }) {
+  const { t, tonnes, dateTime, clock, loadStatus } = useFormat();
+  const label = LOAD_LABELS[load.status];
   return (
     <li className="card track-load">
       <div className="track-load__head">
-        <strong>{load.plate ?? 'Truck to be confirmed'}</strong>{' '}
-        <Badge tone={loadTone(load.status)}>{LOAD_LABELS[load.status] ?? load.status}</Badge>
+        <strong>{load.plate ?? t('track.truckTbc')}</strong>{' '}
+        <Badge tone={loadTone(load.status)}>{label ? t(label) : loadStatus(load.status)}</Badge>
       </div>
-      <div className="muted">{formatTonnes(load.tonnes)}</div>
+      <div className="muted">{tonnes(load.tonnes)}</div>
       {load.status === 'IN_TRANSIT' ? (
         <p className="track-load__eta">
           {load.etaMinutes !== undefined
-            ? `Arrives in about ${load.etaMinutes} min`
-            : 'On the way; arrival time not known yet'}
+            ? t('track.arrivesIn', { minutes: load.etaMinutes })
+            : t('track.noEta')}
         </p>
       ) : null}
-      {load.status === 'ARRIVED' ? <p className="track-load__eta">The truck is at your site.</p> : null}
+      {load.status === 'ARRIVED' ? <p className="track-load__eta">{t('track.arrived')}</p> : null}
       {load.status === 'SCHEDULED' && load.scheduledAt ? (
-        <p className="muted">Scheduled for {formatDateTime(load.scheduledAt)}</p>
+        <p className="muted">{t('track.scheduledFor', { when: dateTime(load.scheduledAt) })}</p>
       ) : null}
-      {load.deliveredAt ? <p>Delivered {formatDateTime(load.deliveredAt)}</p> : null}
+      {load.deliveredAt ? <p>{t('track.deliveredAt', { when: dateTime(load.deliveredAt) })}</p> : null}
       {load.position ? (
-        <p className="muted">Last position at {formatClock(new Date(load.position.at))}</p>
+        <p className="muted">{t('track.lastPosition', { time: clock(new Date(load.position.at)) })}</p>
       ) : null}
       {load.driverName ? (
         <p className="muted">
-          Driver {load.driverName}
+          {t('track.driver', { name: load.driverName })}
           {load.driverPhone ? (
             <>
               {' · '}
@@ -105,6 +108,7 @@ function LoadLine({ load }: { load: TTrackedLoad }) {
 
 /** /track/{token}: the customer's live view of an order, public through its unguessable link. */
 export function TrackPage() {
+  const { t: tr, clock, orderStatus } = useFormat();
   const { token = '' } = useParams();
   const tracking = trpc.tracking.get.useQuery(
     { token },
@@ -115,45 +119,50 @@ export function TrackPage() {
     },
   );
   const t = tracking.data;
-  const points = useMemo(() => (t ? mapPoints(t) : []), [t]);
+  const truckName = tr('track.truck');
+  const siteName = tr('track.yourSite');
+  const points = useMemo(
+    () => (t ? mapPoints(t, { truck: truckName, site: siteName }) : []),
+    [t, truckName, siteName],
+  );
   const now = useMemo(() => (t ? new Date(t.asOf) : new Date()), [t]);
 
   if (tracking.isLoading)
     return (
-      <Page title="Track your order">
-        <p className="muted">Loading…</p>
+      <Page title={tr('track.title')}>
+        <p className="muted">{tr('track.loading')}</p>
       </Page>
     );
   if (!t)
     return (
-      <Page title="Track your order">
-        <Alert>{errorMessage(tracking.error, 'Tracking link not found.')}</Alert>
+      <Page title={tr('track.title')}>
+        <Alert>{errorMessage(tracking.error, tr('track.notFound'))}</Alert>
       </Page>
     );
   return (
     <Page
-      title={`Order #${t.orderId}`}
+      title={tr('track.order', { id: t.orderId })}
       subtitle={
         <>
-          <Badge tone={orderTone(t.status)}>{orderStatusLabel(t.status)}</Badge> {t.site}
+          <Badge tone={orderTone(t.status)}>{orderStatus(t.status)}</Badge> {t.site}
         </>
       }
     >
       {t.status !== 'DELIVERED' && t.status !== 'CANCELLED' ? (
         <p className="callout">
-          Delivery code: <strong className="mono delivery-code">{t.deliveryCode}</strong>
+          {tr('track.deliveryCode')} <strong className="mono delivery-code">{t.deliveryCode}</strong>
           <br />
-          <span className="muted">Give it to the driver when the sand is tipped at your site.</span>
+          <span className="muted">{tr('track.giveCode')}</span>
         </p>
       ) : null}
       {points.length > 0 ? (
-        <Suspense fallback={<div className="fleet-map fleet-map--loading">Loading map…</div>}>
+        <Suspense fallback={<div className="fleet-map fleet-map--loading">{tr('track.loadingMap')}</div>}>
           <FleetMap trucks={points} tileUrl={t.tileUrl} now={now} height={MAP_HEIGHT} />
         </Suspense>
       ) : null}
-      <h2>Loads</h2>
+      <h2>{tr('track.loads')}</h2>
       {t.loads.length === 0 ? (
-        <p className="muted">No trucks scheduled yet. This page shows them as soon as they are.</p>
+        <p className="muted">{tr('track.none')}</p>
       ) : (
         <ul className="track-loads">
           {t.loads.map((l) => (
@@ -162,7 +171,7 @@ export function TrackPage() {
         </ul>
       )}
       <p className="muted" aria-live="polite">
-        Updated {formatClock(new Date(t.asOf))}; refreshes by itself every {t.refreshSeconds} s.
+        {tr('track.updated', { time: clock(new Date(t.asOf)), seconds: t.refreshSeconds })}
       </p>
     </Page>
   );
