@@ -68,6 +68,26 @@ describe('InProcessRunner', () => {
     expect(calls).toBe(1);
   });
 
+  it('runs at most `concurrency` jobs at once, and every job in the end', async () => {
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    runner = new InProcessRunner(transportRuntime(), {
+      ...handlersOf(async (p) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 10));
+        running -= 1;
+        done.push(p.scheduledFor ?? '');
+      }),
+      concurrency: 2,
+    });
+    for (let i = 0; i < 7; i++) await runner.enqueue('system.heartbeat', { scheduledFor: `s${i}` });
+    await runner.drain();
+    expect(most).toBe(2);
+    expect(done.sort()).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
+  });
+
   it('fires cron schedules at each slot, once per slot', async () => {
     vi.useFakeTimers();
     try {

@@ -21,6 +21,8 @@ export interface InProcessRunnerOptions {
   outboxIntervalMs?: number;
   /** How many job ids to remember for de-duplication. */
   rememberIds?: number;
+  /** Jobs running at once (as a BullMQ worker's concurrency); `WORKER_CONCURRENCY` by default. */
+  concurrency?: number;
 }
 
 type JobState = 'queued' | 'running' | 'completed' | 'failed';
@@ -34,6 +36,9 @@ export class InProcessRunner implements JobQueue {
   readonly transport = 'in-process' as const;
   private readonly states = new Map<string, JobState>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs due, waiting for a free slot (first in, first out). */
+  private readonly ready: Array<() => Promise<void>> = [];
+  private readonly concurrency: number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
   private seq = 0;
@@ -47,6 +52,7 @@ export class InProcessRunner implements JobQueue {
     private readonly options: InProcessRunnerOptions = {},
   ) {
     this.handlers = options.handlers ?? realHandlers;
+    this.concurrency = Math.max(1, options.concurrency ?? runtime.settings.workerConcurrency);
     if (options.outboxIntervalMs !== undefined) {
       this.relay = new OutboxRelay(
         runtime.database.db,
@@ -97,6 +103,7 @@ export class InProcessRunner implements JobQueue {
 
   async close() {
     this.closed = true;
+    this.ready.length = 0;
     await this.relay?.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
@@ -131,11 +138,28 @@ export class InProcessRunner implements JobQueue {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.closed) return;
-      const p = fn().finally(() => this.inFlight.delete(p));
-      this.inFlight.add(p);
+      this.ready.push(fn);
+      this.pump();
     }, delayMs);
     timer.unref?.();
     this.timers.add(timer);
+  }
+
+  /**
+   * Starts due jobs while a slot is free. The bound matters in embedded mode: the relay hands over up to a
+   * batch of outbox rows at once, and PGlite has one backend, so jobs started all together would queue
+   * every request's query (an M-Pesa callback's answer among them) behind all of theirs. A finished job
+   * frees its slot on the next turn of the event loop, so requests that arrived meanwhile go first.
+   */
+  private pump() {
+    while (this.inFlight.size < this.concurrency && this.ready.length > 0 && !this.closed) {
+      const fn = this.ready.shift()!;
+      const p: Promise<void> = fn().finally(() => {
+        this.inFlight.delete(p);
+        setImmediate(() => this.pump());
+      });
+      this.inFlight.add(p);
+    }
   }
 
   private remember(id: string, state: JobState) {
