@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../../drizzle/db';
-import { mpesaCallbacks, mpesaStkRequests, orders, payments, users } from '../../../drizzle/schema';
+import { type DbOrTx, rows } from '../../../drizzle/db';
+import { mpesaCallbacks, mpesaStkRequests, orders, outbox, payments, users } from '../../../drizzle/schema';
 
 export type StkRequestRow = typeof mpesaStkRequests.$inferSelect;
 
@@ -63,6 +63,30 @@ export async function insertCallback(
 ): Promise<number> {
   const [row] = await db.insert(mpesaCallbacks).values(values).returning({ id: mpesaCallbacks.id });
   return row!.id;
+}
+
+/**
+ * Stores a callback as it came and its `mpesa.process` outbox row (the payload and dedupe id `writeOutbox`
+ * would write) in one statement: atomic as a transaction, but one round trip and one commit. Callbacks come
+ * in bursts and the answer waits for this, so it must not hold a connection across four round trips.
+ */
+export async function insertCallbackWithJob(
+  db: DbOrTx,
+  cb: { kind: 'STK' | 'C2B_CONFIRMATION'; body: string; sourceIp: string; receivedAt: Date },
+): Promise<number> {
+  const [row] = await rows<{ id: string | number }>(
+    db,
+    sql`with cb as (
+          insert into ${mpesaCallbacks} (kind, body, source_ip, received_at)
+          values (${cb.kind}, ${cb.body}, ${cb.sourceIp}, ${cb.receivedAt.toISOString()}::timestamptz)
+          returning id
+        ), job as (
+          insert into ${outbox} (job, payload, dedupe_id)
+          select 'mpesa.process', jsonb_build_object('callbackId', cb.id), 'mpesa.process:' || cb.id from cb
+        )
+        select id from cb`,
+  );
+  return Number(row!.id);
 }
 
 export function unmatchedPayments(db: DbOrTx, limit = 200) {

@@ -327,13 +327,9 @@ interface ReceivedCallback {
   receivedAt: Date;
 }
 
-/** Stores a callback as it came, with its processing job, in one transaction: answered once this commits. */
-export async function acceptCallback(db: DbOrTx, cb: ReceivedCallback): Promise<number> {
-  return db.transaction(async (tx) => {
-    const callbackId = await q.insertCallback(tx, cb);
-    await writeOutbox(tx, 'mpesa.process', { callbackId });
-    return callbackId;
-  });
+/** Stores a callback as it came, with its processing job, atomically: answered once this commits. */
+export function acceptCallback(db: DbOrTx, cb: ReceivedCallback): Promise<number> {
+  return q.insertCallbackWithJob(db, cb);
 }
 
 /**

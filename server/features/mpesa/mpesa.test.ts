@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mpesaCallbacks, mpesaStkRequests, orders, outbox, payments } from '../../../drizzle/schema';
 import { STK_RESULTS } from '../../../shared/domain/mpesa';
+import { dedupeIdFor } from '../../../shared/jobs';
 import type { Settings } from '../../../shared/settings';
 import { makeOrder } from '../../../test/factories';
 import { fakeDaraja } from '../../../test/fake-daraja';
@@ -214,6 +215,18 @@ describe('C2B paybill payments (reconciled by account number and amount)', () =>
       .where(sql`${mpesaCallbacks.body}::jsonb->>'TransID' = ${body.TransID}`);
     expect(JSON.parse(raw!.body)).toEqual(body);
     expect(raw!.processedAt).toBeNull();
+    // Its processing job waits in the outbox exactly as writeOutbox would have written it.
+    const jobs = await t.database.db
+      .select({ job: outbox.job, payload: outbox.payload, dedupeId: outbox.dedupeId })
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'callbackId' = ${String(raw!.id)}`);
+    expect(jobs).toEqual([
+      {
+        job: 'mpesa.process',
+        payload: { callbackId: raw!.id },
+        dedupeId: dedupeIdFor('mpesa.process', { callbackId: raw!.id }),
+      },
+    ]);
     // Nothing is credited before the job runs: the answer did not wait for it.
     expect(await paymentsOf(order.id)).toEqual([]);
 
