@@ -266,6 +266,8 @@ export const en = {
       phoneRefused: mpesaMessage('phoneRefused'),
       checkYourPhone: mpesaMessage('checkYourPhone'),
       promptNotFound: mpesaMessage('promptNotFound'),
+      tooMany:
+        'Too many payment prompts for this order. Wait a few minutes, or pay with the paybill and the account number shown.',
     },
     /** Daraja's M-Pesa Express result codes (shared/domain/mpesa.ts STK_RESULTS). */
     result: {

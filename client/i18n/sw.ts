@@ -261,6 +261,8 @@ export const sw: Catalog = {
       phoneRefused: 'M-Pesa imekataa nambari hii. Tumia laini ya Safaricom iliyosajiliwa kwa M-Pesa.',
       checkYourPhone: 'Angalia simu yako na uweke PIN yako ya M-Pesa',
       promptNotFound: 'Ombi la malipo halikupatikana.',
+      tooMany:
+        'Maombi ya malipo ya agizo hili ni mengi mno. Subiri dakika chache, au lipa kwa paybill na nambari ya akaunti iliyoonyeshwa.',
     },
     result: {
       c0: 'Malipo yamepokelewa. Asante!',

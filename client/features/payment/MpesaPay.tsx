@@ -1,12 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  normaliseMsisdn,
-  STK_RESULTS,
-  splitAmount,
-  stkAmountKes,
-  stkResultMessage,
-} from '../../../shared/domain/mpesa';
+import { normaliseMsisdn, splitAmount, stkAmountKes } from '../../../shared/domain/mpesa';
 import { MPESA_MESSAGES, type TStkPushAccepted } from '../../../shared/schemas/mpesa';
+import { en } from '../../i18n/en';
 import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
@@ -16,13 +11,16 @@ const POLL_MS = 2_000;
 const GIVE_UP_MS = 3 * 60_000;
 
 /**
- * The catalog key of a message the server wrote in English (MPESA_MESSAGES, or a result code's message
- * from STK_RESULTS): the screen shows it in its language. Anything else is shown as the server wrote it.
+ * The catalog key of a message the server wrote in English (its MPESA_MESSAGES, and each result code's
+ * message of STK_RESULTS, which the English catalog holds word for word): the screen shows it in its
+ * language. Anything else is shown as the server wrote it.
  */
 const MESSAGE_KEYS = new Map<string, string>([
-  ...Object.entries(MPESA_MESSAGES).map(([key, text]) => [text, `mpesa.messages.${key}`] as [string, string]),
-  ...Object.entries(STK_RESULTS).map(([code, r]) => [r.message, `mpesa.result.c${code}`] as [string, string]),
-  [stkResultMessage(undefined).message, 'mpesa.result.unknown'],
+  ...Object.entries(en.mpesa.messages).map(([key, text]): [string, string] => [
+    text,
+    `mpesa.messages.${key}`,
+  ]),
+  ...Object.entries(en.mpesa.result).map(([key, text]): [string, string] => [text, `mpesa.result.${key}`]),
 ]);
 
 /** The M-Pesa settings the screens follow: the paybill, and whether the phone prompt is offered. */
