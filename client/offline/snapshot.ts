@@ -1,0 +1,74 @@
+/**
+ * The last rendered staff screen, kept so that a repeat visit paints it at once (issue 12: a repeat visit
+ * paints in ≤ 1 s on a slow phone). The page keeps the markup of the screen it shows, per address, in the
+ * Cache Storage; the service worker puts it into the shell's `<div id="root">` when it answers a
+ * navigation to that address (client/sw.ts). The browser paints it with the HTML, before any script; the
+ * app then renders over it from the same kept data (client/offline/persist.ts) and asks the server again.
+ *
+ * Until the app has rendered, the kept screen is `inert` (nothing on it can be clicked or typed into) and
+ * marked busy. Only staff screens are kept (the same rule as the kept data), never open dialogs; Logout
+ * and an expired session delete them all.
+ */
+
+/** Cache Storage name; the service worker reads it. */
+export const SNAPSHOT_CACHE = 'mchanga-snapshots';
+/** The header naming whose screen it is: the app drops a kept screen of anyone else. */
+export const SNAPSHOT_USER_HEADER = 'x-mchanga-user';
+/** Set on the root by the service worker while it holds a kept screen. */
+export const SNAPSHOT_ATTRIBUTE = 'data-snapshot';
+/** Larger screens are not kept (a long list): parsing them would cost more than it saves. */
+const MAX_CHARS = 300_000;
+
+const available = () => typeof caches !== 'undefined' && typeof location !== 'undefined';
+
+/** The staff screens that are kept. */
+const KEPT_SCREENS = /^\/(ops|driver|fuel)(\/|$)/;
+
+/** Keeps what `root` shows now as the screen of this address (the path, without query or hash). */
+export async function saveSnapshot(root: HTMLElement, email: string): Promise<void> {
+  if (!available() || root.hasAttribute(SNAPSHOT_ATTRIBUTE) || !KEPT_SCREENS.test(location.pathname)) return;
+  // A screen whose lazy part is still loading is not worth keeping.
+  if (root.querySelector('[aria-busy="true"]')) return;
+  const copy = root.cloneNode(true) as HTMLElement;
+  for (const el of copy.querySelectorAll(
+    'dialog, [role="dialog"], [role="alertdialog"], [aria-modal="true"]',
+  ))
+    el.remove();
+  const html = copy.innerHTML;
+  if (html.length === 0 || html.length > MAX_CHARS) return;
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  await cache.put(
+    new URL(location.pathname, location.origin).href,
+    new Response(html, {
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        [SNAPSHOT_USER_HEADER]: encodeURIComponent(email),
+      },
+    }),
+  );
+}
+
+/** Logout, or a session the server refused: no kept screen stays on the device. */
+export async function forgetSnapshots(): Promise<void> {
+  if (!available()) return;
+  await caches.delete(SNAPSHOT_CACHE);
+}
+
+/**
+ * Before the app renders into `root`: a kept screen of another user than the signed-in one (or of nobody
+ * signed in) goes at once. Answers whether a kept screen stays on show.
+ */
+export function checkSnapshot(root: HTMLElement, email: string | null): boolean {
+  if (!root.hasAttribute(SNAPSHOT_ATTRIBUTE)) return false;
+  if (email !== null && root.getAttribute(SNAPSHOT_ATTRIBUTE) === encodeURIComponent(email)) return true;
+  clearSnapshot(root);
+  root.replaceChildren();
+  return false;
+}
+
+/** The app has rendered over the kept screen: the root is the app's again. */
+export function clearSnapshot(root: HTMLElement) {
+  root.removeAttribute(SNAPSHOT_ATTRIBUTE);
+  root.removeAttribute('inert');
+  root.removeAttribute('aria-busy');
+}
