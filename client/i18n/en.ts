@@ -173,6 +173,13 @@ export const en = {
     loadFailed: 'Failed to load fuel logs',
     empty: 'No fuel entries captured yet.',
     litresValue: '{{n}} litres',
+    /** The form's checks (shared/schemas/money.ts MONEY_MESSAGES): English screens show the schema's own. */
+    validTruck: 'Truck is required.',
+    validCost: 'Total cost is required.',
+    validLitres: 'Litres cannot be negative.',
+    validOdometer: 'Odometer cannot be negative.',
+    validPhoto: 'Images must be 5 MB or smaller.',
+    unknownTruck: 'No truck matches that ID or plate.',
     kmValue: '{{n}} km',
     notAvailable: 'n/a',
   },
@@ -303,6 +310,11 @@ export const en = {
   },
   /** The driver's details (client/features/ops-drivers/DriverDetailsForm.tsx), as /driver shows them. */
   driverForm: {
+    /** The form's checks (shared/schemas/fleet.ts): English screens show the schema's own. */
+    validName: 'Driver name is required.',
+    validEmail: 'Enter a valid email address.',
+    validPhone: 'Enter a valid phone number.',
+    validPhoto: 'Images must be 5 MB or smaller.',
     id: 'Driver ID',
     name: 'Name',
     email: 'Email',

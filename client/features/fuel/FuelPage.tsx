@@ -61,7 +61,23 @@ export function FuelPage() {
   const utils = trpc.useUtils();
   const logs = trpc.fuel.list.useQuery({ limit: 50 });
   const trucks = trpc.admin.trucks.list.useQuery(undefined, { retry: false });
-  const form = useZodForm({ schema: ZFuelInput, initial: emptyForm, toInput, fields: { truckId: 'truck' } });
+  const form = useZodForm({
+    schema: ZFuelInput,
+    initial: emptyForm,
+    toInput,
+    fields: { truckId: 'truck' },
+    // English keeps the schema's wording; Kiswahili says the same per field.
+    messages:
+      locale === 'sw'
+        ? {
+            truck: t('fuel.validTruck'),
+            cost: t('fuel.validCost'),
+            litres: t('fuel.validLitres'),
+            odometer: t('fuel.validOdometer'),
+            photoData: t('fuel.validPhoto'),
+          }
+        : undefined,
+  });
   const [photoKey, setPhotoKey] = useState(0);
   const truck = form.values.truck;
 
@@ -100,7 +116,8 @@ export function FuelPage() {
         setPhotoKey((k) => k + 1);
         return form.report('success', queuedText(err, t));
       }
-      form.report('error', errorMessage(err, confirming ? t('fuel.confirmFailed') : t('fuel.saveFailed')));
+      const message = errorMessage(err, confirming ? t('fuel.confirmFailed') : t('fuel.saveFailed'));
+      form.report('error', message === MONEY_MESSAGES.unknownTruck ? t('fuel.unknownTruck') : message);
     },
   });
   const d = dup.duplicate;

@@ -70,10 +70,25 @@ export function DriverDetailsForm({
   /** More buttons beside Save. */
   children?: ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const creating = driver === null;
   const schema: z.ZodType<DriverDetails> = creating ? ZNewDriver : ZDriverProfileInput;
-  const form = useZodForm({ schema, initial: () => fieldsOf(driver), toInput });
+  const form = useZodForm({
+    schema,
+    initial: () => fieldsOf(driver),
+    toInput,
+    // English keeps the schema's wording; Kiswahili says the same per field.
+    messages:
+      i18n.language === 'sw'
+        ? {
+            name: t('driverForm.validName'),
+            email: t('driverForm.validEmail'),
+            phone: t('driverForm.validPhone'),
+            nationalIdData: t('driverForm.validPhoto'),
+            photoData: t('driverForm.validPhoto'),
+          }
+        : undefined,
+  });
   const [saving, setSaving] = useState(false);
   // A saved photo is the current one: a new picker replaces the chosen file and its preview.
   const [pickers, setPickers] = useState(0);
