@@ -125,6 +125,100 @@ describe('M-Pesa STK push in the browser', () => {
     await context.close();
   }, 90_000);
 
+  it('a cancelled prompt and a wrong PIN each say what happened on a 360 px phone, and the customer tries again', async () => {
+    const baseURL = app.baseURL;
+    const email = `stk-fail-${Date.now()}@example.co.ke`;
+    const reg = await api<{ token: string; user: { role: string; name: string; email: string } }>(
+      baseURL,
+      'POST',
+      '/api/auth/register',
+      { name: 'Achieng Odhiambo', email, phone: '0711222444', password: 'stk-fail-123' },
+    );
+    const order = await api<{ id: number; total: number }>(
+      baseURL,
+      'POST',
+      '/api/orders',
+      { site: 'Ruiru Bypass', sandType: 'smooth', trucks: 1, distanceKm: 15 },
+      reg.token,
+    );
+    const { context, page } = await newPage(browser, baseURL, PHONE_360);
+    await page.goto('/');
+    await page.evaluate(
+      ([token, user]) => {
+        const u = user as { role: string; name: string; email: string };
+        localStorage.setItem('token', token as string);
+        localStorage.setItem('role', u.role);
+        localStorage.setItem('userName', u.name);
+        localStorage.setItem('userEmail', u.email);
+      },
+      [reg.token, reg.user] as const,
+    );
+    await page.goto('/customer');
+    const card = page.getByRole('article', { name: new RegExp(`^Order #${order.id} `) });
+    const stk = card.getByRole('region', { name: 'Pay with M-Pesa on your phone' });
+    await expect.poll(() => stk.isVisible()).toBe(true);
+    const pushesBefore = daraja.pushes.length;
+    // The customer's words for Daraja's result codes (shared/domain/mpesa.ts STK_RESULTS).
+    const cancelled = 'You cancelled the M-Pesa prompt. Send it again when you are ready to pay.';
+    const wrongPin = 'The M-Pesa PIN was wrong. Send the prompt again and enter your PIN carefully.';
+
+    // The customer presses Cancel on the phone's prompt (Daraja's result 1032).
+    daraja.next({ result: 1032, delayMs: 300 });
+    await stk.getByLabel('M-Pesa phone number').fill('0712 345 678');
+    await stk.getByRole('button', { name: /^Send payment prompt/ }).click();
+    await expect
+      .poll(() => stk.getByRole('alert').filter({ hasText: cancelled }).isVisible(), { timeout: 30_000 })
+      .toBe(true);
+    expect(await stk.getByRole('status').count()).toBe(0);
+    const again = stk.getByRole('button', { name: 'Send the prompt again' });
+    expect(await again.isEnabled()).toBe(true);
+    expect(await stk.getByLabel('M-Pesa phone number').inputValue()).toBe('0712 345 678');
+
+    // They try again and mistype the PIN (2001): the new result replaces the old message.
+    daraja.next({ result: 2001, delayMs: 300 });
+    await again.click();
+    await expect
+      .poll(() => stk.getByRole('alert').filter({ hasText: wrongPin }).isVisible(), { timeout: 30_000 })
+      .toBe(true);
+    expect(await stk.getByText(cancelled).count()).toBe(0);
+    expect(await again.isEnabled()).toBe(true);
+    expect(daraja.pushes.length - pushesBefore).toBe(2);
+    // Neither failure moved money: the order still waits for its payment.
+    const mine = () =>
+      api<Array<{ id: number; status: string; paid: number; balance: number }>>(
+        baseURL,
+        'GET',
+        '/api/orders/my',
+        undefined,
+        reg.token,
+      );
+    expect((await mine()).find((o) => o.id === order.id)).toMatchObject({
+      status: 'AWAITING_PAYMENT',
+      paid: 0,
+      balance: order.total,
+    });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await stk.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/mpesa-fail.png' });
+
+    // The third try goes through.
+    daraja.next({ result: 0, delayMs: 300 });
+    await again.click();
+    await expect
+      .poll(
+        () => card.getByRole('heading', { name: new RegExp(`^Order #${order.id} Received`) }).isVisible(),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    expect(daraja.pushes.length - pushesBefore).toBe(3);
+    expect((await mine()).find((o) => o.id === order.id)).toMatchObject({
+      status: 'RECEIVED',
+      paid: order.total,
+      balance: 0,
+    });
+    await context.close();
+  }, 90_000);
+
   it('operations match an unmatched paybill payment by hand on a 360 px phone, with who and when', async () => {
     const baseURL = app.baseURL;
     const reg = await api<{ token: string }>(baseURL, 'POST', '/api/auth/register', {
