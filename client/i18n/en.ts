@@ -16,6 +16,8 @@ export const en = {
     language: 'Language',
     english: 'English',
     kiswahili: 'Kiswahili',
+    close: 'Close',
+    actions: 'Actions',
   },
   login: {
     title: 'Sign in',

@@ -8,6 +8,8 @@ export const sw: Catalog = {
     language: 'Lugha',
     english: 'English',
     kiswahili: 'Kiswahili',
+    close: 'Funga',
+    actions: 'Vitendo',
   },
   login: {
     title: 'Ingia',
@@ -123,7 +125,7 @@ export const sw: Catalog = {
     entryLitres: 'Lita',
     entryCost: 'Gharama',
     entryOdometer: 'Odomita',
-    entryMileage: 'Kilomita tangu kujaza mwisho',
+    entryMileage: 'Km tangu kujaza',
     entryDriver: 'Dereva',
     entryNotSet: 'Hajawekwa',
     entryLoggedBy: 'Imeandikwa na',

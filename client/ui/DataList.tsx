@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from '../i18n';
 import { TABLE_MIN_WIDTH, useMinWidth } from './useMediaQuery';
 
 export interface Column<T> {
@@ -53,6 +54,7 @@ export function DataList<T>({
   tableFrom = TABLE_MIN_WIDTH,
   tableClassName,
 }: DataListProps<T>) {
+  const { t } = useTranslation();
   const wide = useMinWidth(tableFrom);
   if (rows.length === 0) return empty ? <div className="data-empty">{empty}</div> : null;
 
@@ -100,7 +102,7 @@ export function DataList<T>({
             ))}
             {actions ? (
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('common.actions')}</span>
               </th>
             ) : null}
           </tr>

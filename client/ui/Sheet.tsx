@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from '../i18n';
 
 /**
  * A bottom sheet on a phone, a centred dialog on a wide screen: a native modal <dialog> (focus kept
@@ -17,6 +18,7 @@ export function Sheet({
   /** A question that interrupts (confirmations): announced as an alert dialog. */
   alert?: boolean;
 }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -52,7 +54,7 @@ export function Sheet({
       <div className="sheet__body">
         <div className="sheet__head">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="sheet__close" aria-label="Close" onClick={onClose}>
+          <button type="button" className="sheet__close" aria-label={t('common.close')} onClick={onClose}>
             <span aria-hidden="true">×</span>
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
+import { MPESA_METHOD, PAYMENT_BANKS, PAYMENT_METHODS } from '../../../shared/payments';
 import { type TPaymentOutcome, ZPaymentConfirmationInput } from '../../../shared/schemas/orders';
 import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
@@ -53,7 +53,8 @@ export function PaymentConfirmationForm({
         <SelectField label={t('payment.paidThrough')} {...payment.field('method')}>
           {PAYMENT_METHODS.map((m) => (
             <option key={m} value={m}>
-              {m}
+              {/* Banks by their names; the M-Pesa paybill in the screen's words (the value stays the same). */}
+              {m === MPESA_METHOD ? t('payOptions.mpesaPaybill') : m}
             </option>
           ))}
         </SelectField>
