@@ -39,7 +39,7 @@ export async function newPage(
 
 /** Opens the collapsed phone menu when it is shown. */
 export async function openMenuIfCollapsed(page: Page) {
-  const toggle = page.getByRole('button', { name: 'Menu' });
+  const toggle = page.getByRole('button', { name: /^(Menu|Menyu)$/ });
   if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true')
     await toggle.click();
 }
