@@ -3,7 +3,8 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, newPage, PHONE, signInThroughForm } from './support/browser';
+import { browserAndAdmin } from './support/admin';
+import { api, newPage, PHONE, signInThroughForm } from './support/browser';
 import { reportPosition } from './support/seed';
 
 const run = promisify(execFile);
@@ -25,13 +26,7 @@ async function simulate(ticks: number) {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = (
-    await api<{ token: string }>(baseURL, 'POST', '/api/auth/login', {
-      email: inject('adminEmail'),
-      password: inject('adminPassword'),
-    })
-  ).token;
+  ({ browser, adminToken } = await browserAndAdmin());
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, newPage, signInThroughForm } from './support/browser';
+import { browserAndAdmin } from './support/admin';
+import { api, newPage, signInThroughForm } from './support/browser';
 import { reportPosition } from './support/seed';
 
 const baseURL = inject('baseURL');
@@ -9,13 +10,7 @@ let browser: Browser;
 let adminToken: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = (
-    await api<{ token: string }>(baseURL, 'POST', '/api/auth/login', {
-      email: inject('adminEmail'),
-      password: inject('adminPassword'),
-    })
-  ).token;
+  ({ browser, adminToken } = await browserAndAdmin());
 });
 afterAll(async () => {
   await browser?.close();

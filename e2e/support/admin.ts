@@ -1,0 +1,23 @@
+import type { Browser } from 'playwright-core';
+import { inject } from 'vitest';
+import { api, launchBrowser } from './browser';
+
+/** The ADMIN's bearer token, signed in through the REST API (for test data). */
+export async function adminTokenFor(baseURL: string, email: string, password: string): Promise<string> {
+  return (await api<{ token: string }>(baseURL, 'POST', '/api/auth/login', { email, password })).token;
+}
+
+/**
+ * What a browser test file on the shared app (support/global-app.ts) starts with: its own browser and the
+ * app's ADMIN token. The caller closes the browser in its afterAll.
+ */
+export async function browserAndAdmin(): Promise<{ browser: Browser; adminToken: string }> {
+  const browser = await launchBrowser();
+  try {
+    const adminToken = await adminTokenFor(inject('baseURL'), inject('adminEmail'), inject('adminPassword'));
+    return { browser, adminToken };
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
