@@ -9,66 +9,29 @@
  *   while a send it had made was in flight (the server recorded it, the phone never heard) → exactly 50
  *   rows on the server, 0 duplicates, 0 left in the outbox.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, CHROMIUM_PATH } from './support/browser';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api } from './support/browser';
 import { measureLayout } from './support/layout';
+import { outboxCount, PHONE_360, phonesForThisFile } from './support/phone';
 
-const PHONE_360 = { width: 360, height: 740 };
 const PHOTO = join(import.meta.dirname, '..', 'client', 'public', 'icons', 'icon-192.png');
 
-let app: RunningApp;
-let adminToken: string;
-const profileDirs: string[] = [];
-
-beforeAll(async () => {
-  app = await startApp();
-  const login = await api<{ token: string }>(app.baseURL, 'POST', '/api/auth/login', {
-    email: ADMIN_EMAIL,
-    password: ADMIN_PASSWORD,
-  });
-  adminToken = login.token;
-}, 180_000);
-
-afterAll(async () => {
-  await app?.stop();
-  for (const dir of profileDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A browser with a profile on disk: what a phone keeps (IndexedDB, the service worker) survives a close. */
-function launchPhone(dir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    headless: true,
-    baseURL: app.baseURL,
-    viewport: PHONE_360,
-    isMobile: true,
-    hasTouch: true,
-  });
-}
-
-function newProfile(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mchanga-phone-'));
-  profileDirs.push(dir);
-  return dir;
-}
+const phones = phonesForThisFile();
 
 async function makeFuelUser(suffix: string) {
   const account = { email: `pump-${suffix}@mchanga.co.ke`, password: 'pump-pass-1234' };
   await api(
-    app.baseURL,
+    phones.baseURL,
     'POST',
     '/api/admin/users',
     { name: 'Njeri Pump', ...account, role: 'FUEL' },
-    adminToken,
+    phones.adminToken,
   );
   const truck = { id: `CH-${suffix}`, plate: `KCH ${suffix.slice(-3)}X` };
-  await api(app.baseURL, 'POST', '/api/admin/trucks', { ...truck, capacityT: 20 }, adminToken);
+  await api(phones.baseURL, 'POST', '/api/admin/trucks', { ...truck, capacityT: 20 }, phones.adminToken);
   return { account, truck };
 }
 
@@ -87,24 +50,6 @@ async function untilControlled(page: Page) {
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 }
 
-/** Entries in the device outbox (IndexedDB), read in the page. */
-function outboxCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('mchanga-outbox');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('entries')) return resolve(0);
-          const req = db.transaction('entries').objectStore('entries').count();
-          req.onsuccess = () => resolve(req.result);
-          req.onerror = () => reject(req.error);
-        };
-      }),
-  );
-}
-
 interface FuelCost {
   truck_id: string | null;
   type: string;
@@ -113,7 +58,13 @@ interface FuelCost {
 
 /** Rows on the server for the truck: its FUEL costs (one per fuel log) and the notes of its logs. */
 async function serverRows(truckId: string) {
-  const costs = await api<FuelCost[]>(app.baseURL, 'GET', '/api/admin/costs', undefined, adminToken);
+  const costs = await api<FuelCost[]>(
+    phones.baseURL,
+    'GET',
+    '/api/admin/costs',
+    undefined,
+    phones.adminToken,
+  );
   const mine = costs.filter((c) => c.truck_id === truckId && c.type === 'FUEL');
   const notes = mine.map((c) => /chaos-(\d+)/.exec(c.description)?.[1]).filter(Boolean);
   return { rows: mine.length, distinct: new Set(notes).size };
@@ -145,15 +96,15 @@ describe('installable app', () => {
     const suffix = `i${Date.now()}`;
     const { account, truck } = await makeFuelUser(suffix);
     await api(
-      app.baseURL,
+      phones.baseURL,
       'POST',
       '/api/fuel/logs',
       { truckId: truck.id, litres: 61, odometer: 5000, cost: 10_500, note: 'Before the signal dropped' },
-      (await api<{ token: string }>(app.baseURL, 'POST', '/api/auth/login', account)).token,
+      (await api<{ token: string }>(phones.baseURL, 'POST', '/api/auth/login', account)).token,
     );
 
-    const dir = newProfile();
-    const phone = await launchPhone(dir);
+    const dir = phones.newProfile();
+    const phone = await phones.launch(dir);
     const page = phone.pages()[0] ?? (await phone.newPage());
     await page.goto('/');
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
@@ -179,7 +130,7 @@ describe('installable app', () => {
     ]) {
       const icon = icons.find((i) => i.sizes === size && i.purpose === purpose);
       expect(icon, `${size} ${purpose}`).toBeDefined();
-      const res = await fetch(`${app.baseURL}${icon!.src}`);
+      const res = await fetch(`${phones.baseURL}${icon!.src}`);
       expect(res.headers.get('content-type')).toBe('image/png');
       const png = Buffer.from(await res.arrayBuffer());
       // IHDR: width and height, big-endian, at bytes 16 and 20.
@@ -260,8 +211,8 @@ describe('device outbox chaos', () => {
   it('50 fuel logs across offline/online cycles, reloads and a browser closed mid-sync → 50 rows, 0 duplicates, 0 left', async () => {
     const suffix = `c${Date.now()}`;
     const { account, truck } = await makeFuelUser(suffix);
-    const dir = newProfile();
-    let phone = await launchPhone(dir);
+    const dir = phones.newProfile();
+    let phone = await phones.launch(dir);
     let page = phone.pages()[0] ?? (await phone.newPage());
     await signIn(page, account);
     await untilControlled(page);
@@ -302,7 +253,7 @@ describe('device outbox chaos', () => {
     await phone.close();
 
     // The phone again: the queue survived, the in-flight entry is replayed with its key.
-    phone = await launchPhone(dir);
+    phone = await phones.launch(dir);
     page = phone.pages()[0] ?? (await phone.newPage());
     await page.goto('/fuel');
     await untilControlled(page);
@@ -337,11 +288,11 @@ describe('device outbox chaos', () => {
     expect(figures).toMatchObject({ entered: 50, rows: 50, duplicates: 0, left: 0 });
     // The photos went with their logs.
     const logs = await api<Array<{ note: string | null; photoPath: string | null }>>(
-      app.baseURL,
+      phones.baseURL,
       'GET',
       '/api/fuel/logs?limit=50',
       undefined,
-      adminToken,
+      phones.adminToken,
     );
     const withPhoto = logs.filter((l) => l.photoPath && /^chaos-\d*3$/.test(l.note ?? ''));
     expect(withPhoto.length).toBe(5);
