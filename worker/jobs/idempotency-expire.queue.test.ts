@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../drizzle/db';
 import { idempotencyKeys } from '../../drizzle/schema';
 import { createUser } from '../../server/features/auth/auth.service';
 import { queueNameFor } from '../../shared/jobs';
 import { silentLogger } from '../../shared/logger';
-import { createTestDatabase, testSettings } from '../../test/helpers';
+import { testSettings } from '../../test/helpers';
+import { closeRedisAndDatabase, openRedisAndDatabase } from '../../test/queue-resources';
 import { until } from '../../test/until';
 import { startBullWorkers } from '../transport/bullmq';
 import { BullProducer } from '../transport/bullmq-producer';
@@ -22,15 +23,9 @@ describe.skipIf(!redisUrl)('idempotency.expire on BullMQ (real Redis)', () => {
   let database: Database;
 
   beforeAll(async () => {
-    redis = new Redis(redisUrl!);
-    database = await createTestDatabase();
+    ({ redis, database } = await openRedisAndDatabase());
   });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
-    await database.close();
-  });
+  afterAll(() => closeRedisAndDatabase({ redis, database }, prefix));
 
   it('is scheduled daily at 03:30 Nairobi and, run by a worker, deletes only the expired keys', async () => {
     const user = await createUser(database.db, {

@@ -2,14 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { desc } from 'drizzle-orm';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../drizzle/db';
 import { workerHeartbeats } from '../../drizzle/schema';
 import { JobTransportUnavailableError, queueNameFor } from '../../shared/jobs';
 import { silentLogger } from '../../shared/logger';
-import { createTestDatabase } from '../../test/helpers';
 import { transportRuntime } from '../../test/job-handlers';
+import { closeRedisAndDatabase, openRedisAndDatabase } from '../../test/queue-resources';
 import { privateRedis } from '../../test/redis-server';
 import { until } from '../../test/until';
 import { startBullWorkers } from './bullmq';
@@ -24,15 +24,9 @@ describe.skipIf(!redisUrl)('BullMQ transport (real Redis)', () => {
   let database: Database;
 
   beforeAll(async () => {
-    redis = new Redis(redisUrl!);
-    database = await createTestDatabase();
+    ({ redis, database } = await openRedisAndDatabase());
   });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
-    await database.close();
-  });
+  afterAll(() => closeRedisAndDatabase({ redis, database }, prefix));
 
   it('runs a job produced by the server in a worker, with the real handler', async () => {
     const workers = await startBullWorkers({
