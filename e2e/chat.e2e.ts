@@ -27,7 +27,7 @@ describe('chat assistant', () => {
       /KES 32,000 kwa lori, KES 64,000 kwa malori 2/,
     );
     await panel.getByRole('button', { name: 'Close chat' }).click();
-    expect(await page.getByRole('button', { name: 'Chat with us' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Chat with us' }).isVisible()).toBe(true);
     await context.close();
   });
 });

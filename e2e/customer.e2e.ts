@@ -22,7 +22,7 @@ describe('customer journey', () => {
     await page.getByLabel('Delivery site').fill('Membley estate, Ruiru');
     await page.getByLabel('Trucks (20 t each)').selectOption('2');
     await expect.poll(() => page.getByText('KES 64,000').isVisible()).toBe(true);
-    expect(await page.getByText('name heuristic').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('name heuristic').isVisible()).toBe(true);
 
     await page.getByLabel('Your name').fill('Njoroge Construction');
     await page.getByLabel('Phone').fill('0711000222');
@@ -49,9 +49,9 @@ describe('customer journey', () => {
     for (const bank of ['ABSA', 'Equity', 'KCB', 'NCBA', 'Cooperative']) {
       expect(await page.getByText(bank, { exact: true }).isVisible(), bank).toBe(true);
     }
-    expect(await page.getByText('303030').isVisible()).toBe(true);
-    expect(await page.getByText(/Your portal login is ready/).isVisible()).toBe(true);
-    expect(await page.getByText('KES 64,000').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('303030').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/Your portal login is ready/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('KES 64,000').isVisible()).toBe(true);
     // The overnight-pour request went with the order.
     const guestToken = await page.evaluate(() => localStorage.getItem('token'));
     const guestOrders = await api<{ overnight_pour: boolean }[]>(
@@ -73,8 +73,8 @@ describe('customer journey', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Orders' }).click();
     await page.waitForURL('**/customer');
     await expect.poll(() => page.getByRole('heading', { name: /Order #\d+/ }).count()).toBe(1);
-    expect(await page.getByText('Awaiting Payment').isVisible()).toBe(true);
-    expect(await page.getByText('Membley estate, Ruiru').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Awaiting Payment').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Membley estate, Ruiru').isVisible()).toBe(true);
 
     await page.goto('/');
     await context.close();
@@ -110,7 +110,7 @@ describe('customer journey', () => {
     await page.getByLabel('Trucks (20 t each)').selectOption('3');
     await page.getByLabel('Distance (km, optional)').fill('18');
     await expect.poll(() => page.getByText('KES 99,000').isVisible()).toBe(true);
-    expect(await page.getByText('manual distance').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('manual distance').isVisible()).toBe(true);
     await page.getByLabel('Request an overnight pour (delivery outside 06:00–18:00)').check();
     await page.getByRole('button', { name: 'Place order' }).click();
     await expect.poll(() => page.getByText(/^#\d+$/).isVisible()).toBe(true);
@@ -135,10 +135,12 @@ describe('customer journey', () => {
     await page.goto('/customer');
     await expect.poll(() => page.getByText('Awaiting Payment Review').isVisible()).toBe(true);
     // The order's payment status badge, and the payment itself in the order's payments list.
-    expect(await page.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible())
+      .toBe(true);
     const payments = page.getByRole('list', { name: /^Payments of order #\d+$/ });
-    expect(await payments.getByText('QJK4XYZ123').isVisible()).toBe(true);
-    expect(await payments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('QJK4XYZ123').isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
     await context.close();
   });
 
@@ -183,11 +185,11 @@ describe('customer journey', () => {
       .poll(() => card.getByRole('heading', { name: `Pay for order #${order.id}` }).isVisible())
       .toBe(true);
     // The payment options: M-Pesa Pay Bill to a bank paybill, with the account to quote.
-    expect(await card.getByText(/Lipa na M-Pesa/).isVisible()).toBe(true);
+    await expect.poll(() => card.getByText(/Lipa na M-Pesa/).isVisible()).toBe(true);
     for (const bank of ['ABSA', 'Equity', 'KCB', 'NCBA', 'Cooperative']) {
       expect(await card.locator('.bank-list').getByText(bank, { exact: true }).isVisible(), bank).toBe(true);
     }
-    expect(await card.getByText('247247').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('247247').isVisible()).toBe(true);
     expect(
       await card
         .locator('.bank')
@@ -210,14 +212,16 @@ describe('customer journey', () => {
       )
       .toBe(true);
     // The row itself shows the new status, and the form is gone.
-    expect(await card.getByRole('heading', { name: /Order #\d+ Awaiting Payment Review/ }).isVisible()).toBe(
-      true,
-    );
+    await expect
+      .poll(() => card.getByRole('heading', { name: /Order #\d+ Awaiting Payment Review/ }).isVisible())
+      .toBe(true);
     // The payment status badge in the order's facts, and the payment in its payments list.
-    expect(await card.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect
+      .poll(() => card.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible())
+      .toBe(true);
     const cardPayments = card.getByRole('list', { name: /^Payments of order #\d+$/ });
-    expect(await cardPayments.getByText('RKL8MNB2QZ').isVisible()).toBe(true);
-    expect(await cardPayments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => cardPayments.getByText('RKL8MNB2QZ').isVisible()).toBe(true);
+    await expect.poll(() => cardPayments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
     expect(await card.getByRole('button', { name: 'Send payment confirmation' }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 

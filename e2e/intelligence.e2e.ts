@@ -22,7 +22,7 @@ describe('worker intelligence', () => {
     await expect
       .poll(() => page.getByText(/Generated .* from the figures/).isVisible(), { timeout: 10_000 })
       .toBe(true);
-    expect(await page.getByRole('heading', { name: 'Alerts to review' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Alerts to review' }).isVisible()).toBe(true);
     expect(await page.getByText('No insights yet.').count()).toBe(0);
 
     // The dashboard's cookie comes from admin.queues.session over tRPC; embedded mode explains itself.

@@ -74,12 +74,14 @@ describe('money integrity', () => {
     await expect
       .poll(() => page.getByRole('heading', { name: 'Possible duplicate fuel log' }).isVisible())
       .toBe(true);
-    expect(await page.getByText('Potential duplicate fuel entry detected.').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText('Potential duplicate fuel entry detected.').isVisible())
+      .toBe(true);
     // The panel names the truck and its figures as the list does: plate, litres, "120,450 km".
     const panel = page.getByRole('region', { name: 'Possible duplicate fuel log' });
     expect(await panel.getByText(plate, { exact: true }).count()).toBe(2);
     expect(await panel.getByText('120,450 km', { exact: true }).count()).toBe(2);
-    expect(await panel.getByText('60 litres', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => panel.getByText('60 litres', { exact: true }).isVisible()).toBe(true);
     expect(await panel.getByText(truckId, { exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Confirm and flag duplicate' }).click();
     await expect.poll(() => page.getByText(/Marked as duplicate for audit/).isVisible()).toBe(true);
@@ -159,7 +161,9 @@ describe('money integrity', () => {
     // Voiding asks first, saying what it does.
     const question = page.getByRole('alertdialog', { name: /^Void fuel log #\d+\?$/ });
     await expect.poll(() => question.getByText(/leaves every total/).isVisible()).toBe(true);
-    expect(await question.getByText('Its linked cost entry is voided with it.').isVisible()).toBe(true);
+    await expect
+      .poll(() => question.getByText('Its linked cost entry is voided with it.').isVisible())
+      .toBe(true);
     await question.getByRole('button', { name: 'Void record' }).click();
     const voidedCard = page.locator('.audit-record').filter({ hasText: 'Pump attendant entered it twice' });
     await expect.poll(() => voidedCard.getByText('voided', { exact: true }).isVisible()).toBe(true);

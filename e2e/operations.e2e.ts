@@ -70,7 +70,7 @@ describe('operations workspace', () => {
     await page.getByLabel('Tracker device ID').fill(`phone-${suffix}`);
     await page.getByRole('button', { name: 'Add truck' }).click();
     await expect.poll(() => page.getByText(`Truck ${plate} saved.`).isVisible()).toBe(true);
-    expect(await page.getByText('/api/telemetry/osmand').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('/api/telemetry/osmand').isVisible()).toBe(true);
     await page.getByLabel('Search trucks').fill(suffix);
     await expect.poll(() => page.getByRole('cell', { name: 'Kiprono Driver' }).isVisible()).toBe(true);
 
@@ -110,8 +110,8 @@ describe('operations workspace', () => {
     await expect.poll(() => row.getByText('SUBMITTED').first().isVisible()).toBe(true);
     // The row lists the order's payments: method and reference as the customer gave them.
     const payments = row.getByRole('list', { name: `Payments of order #${order.id}` });
-    expect(await payments.getByText('KCB', { exact: true }).isVisible()).toBe(true);
-    expect(await payments.getByText(`KCB${suffix}`).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('KCB', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText(`KCB${suffix}`).isVisible()).toBe(true);
     // The payment review and the truck assignment open in a sheet over the table.
     await row.getByRole('button', { name: 'Review payment' }).click();
     await page
@@ -119,7 +119,7 @@ describe('operations workspace', () => {
       .getByRole('button', { name: 'Confirm payment' })
       .click();
     await expect.poll(() => payments.getByText('CONFIRMED').isVisible()).toBe(true);
-    expect(await row.getByText('Received').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('Received').isVisible()).toBe(true);
     await row.getByRole('button', { name: 'Assign truck' }).click();
     const sheet = page.getByRole('dialog', { name: `Assign truck · order #${order.id}` });
     await expect.poll(() => sheet.getByText('20 t', { exact: true }).isVisible()).toBe(true);

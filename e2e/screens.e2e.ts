@@ -150,12 +150,14 @@ describe('every screen on a phone', () => {
     expect(await main(seed.sites.submitted).textContent()).toBe('Review payment');
     expect(await main(seed.sites.unpaid).textContent()).toBe('Record payment');
     expect(await main(seed.sites.scheduled).textContent()).toBe('Assign truck');
-    expect(await card(seed.sites.scheduled).getByText('20 t still to schedule').isVisible()).toBe(true);
+    await expect
+      .poll(() => card(seed.sites.scheduled).getByText('20 t still to schedule').isVisible())
+      .toBe(true);
 
     await main(seed.sites.scheduled).click();
     const sheet = page.getByRole('dialog', { name: /Assign truck/ });
     await expect.poll(() => sheet.isVisible()).toBe(true);
-    expect(await sheet.getByText('still to schedule').isVisible()).toBe(true);
+    await expect.poll(() => sheet.getByText('still to schedule').isVisible()).toBe(true);
     const box = (await sheet.boundingBox())!;
     // A bottom sheet: full width, resting on the bottom edge of the screen.
     expect(box.width).toBeGreaterThanOrEqual(359);
@@ -181,7 +183,7 @@ describe('every screen on a phone', () => {
       .first();
     await card.getByRole('button', { name: 'Assign truck' }).click();
     const sheet = page.getByRole('dialog', { name: /Assign truck/ });
-    expect(await sheet.getByText('60 t', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => sheet.getByText('60 t', { exact: true }).isVisible()).toBe(true);
     await sheet.getByLabel('Truck').selectOption(seed.trucks[1]!.id);
     // The primary driver comes with the truck.
     expect(await sheet.getByLabel('Driver').inputValue()).toBe(seed.drivers[1]!.id);
@@ -195,14 +197,14 @@ describe('every screen on a phone', () => {
       name: 'This order is not paid yet. Schedule it anyway?',
     });
     await expect.poll(() => question.isVisible()).toBe(true);
-    expect(await question.getByText(/marked “scheduled before payment”/).isVisible()).toBe(true);
+    await expect.poll(() => question.getByText(/marked “scheduled before payment”/).isVisible()).toBe(true);
     await question.getByRole('button', { name: 'Not yet' }).click();
-    expect(await card.getByText('No loads yet.').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('No loads yet.').isVisible()).toBe(true);
     await sheet.getByRole('button', { name: 'Schedule load' }).click();
     await question.getByRole('button', { name: 'Schedule before payment' }).click();
     await expect.poll(() => sheet.isVisible()).toBe(false);
     await expect.poll(() => card.getByText('Scheduled before payment').isVisible()).toBe(true);
-    expect(await card.getByText('40 t still to schedule').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('40 t still to schedule').isVisible()).toBe(true);
     await context.close();
   });
 
@@ -213,11 +215,11 @@ describe('every screen on a phone', () => {
     const scheduled = cards.filter({ hasText: seed.sites.scheduled }).first();
     await scheduled.getByRole('button', { name: `Cancel load: ${seed.trucks[0]!.plate}` }).click();
     const cancel = page.getByRole('alertdialog', { name: 'Cancel this load?' });
-    expect(await cancel.getByText(/will be cancelled/).isVisible()).toBe(true);
-    expect(await cancel.getByText(/cannot be reopened/).isVisible()).toBe(true);
+    await expect.poll(() => cancel.getByText(/will be cancelled/).isVisible()).toBe(true);
+    await expect.poll(() => cancel.getByText(/cannot be reopened/).isVisible()).toBe(true);
     await cancel.getByRole('button', { name: 'Keep load' }).click();
     expect(await cancel.count()).toBe(0);
-    expect(await scheduled.getByText('SCHEDULED').first().isVisible()).toBe(true);
+    await expect.poll(() => scheduled.getByText('SCHEDULED').first().isVisible()).toBe(true);
 
     const submitted = cards.filter({ hasText: seed.sites.submitted }).first();
     await submitted.getByRole('button', { name: 'Review payment' }).click();
@@ -229,10 +231,10 @@ describe('every screen on a phone', () => {
     await review.getByLabel('Reason for rejecting').fill('No such reference on the Equity statement');
     await review.getByRole('button', { name: 'Reject payment' }).click();
     const reject = page.getByRole('alertdialog', { name: 'Reject this payment?' });
-    expect(await reject.getByText(/goes back to Awaiting Payment/).isVisible()).toBe(true);
+    await expect.poll(() => reject.getByText(/goes back to Awaiting Payment/).isVisible()).toBe(true);
     await reject.getByRole('button', { name: 'Go back' }).click();
     await review.getByRole('button', { name: 'Close' }).click();
-    expect(await submitted.getByText('Payment SUBMITTED').isVisible()).toBe(true);
+    await expect.poll(() => submitted.getByText('Payment SUBMITTED').isVisible()).toBe(true);
 
     await open(page, '/ops/drivers');
     const staff = page.getByRole('list', { name: 'Staff accounts' }).getByRole('listitem');
