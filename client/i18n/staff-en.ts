@@ -335,6 +335,7 @@ export const staffEn = {
     validTrucks: 'Enter trucks received (must be greater than zero).',
     validCostPerTonne: 'Provide cost per tonne (KES).',
     validNote: 'Add a short note for this transaction.',
+    outboxEntry: '{{trucks}} trucks {{category}} · {{truck}} · KES {{cost}}/t',
   },
   costs: {
     recent: 'Recent costs',

@@ -336,6 +336,7 @@ export const staffSw: StaffCatalog = {
     validTrucks: 'Weka idadi ya malori yaliyopokelewa (lazima iwe zaidi ya sifuri).',
     validCostPerTonne: 'Weka gharama kwa tani (KES).',
     validNote: 'Ongeza maelezo mafupi ya muamala huu.',
+    outboxEntry: 'Malori {{trucks}} ya {{category}} · {{truck}} · KES {{cost}} kwa tani',
   },
   costs: {
     recent: 'Gharama za hivi karibuni',
@@ -584,21 +585,21 @@ export const staffSw: StaffCatalog = {
     disable: 'Zima {{name}}',
   },
   telegram: {
-    saveFailed: 'Imeshindwa kuhifadhi kitambulisho cha gumzo.',
-    chatIdFor: 'Kitambulisho cha gumzo la Telegram cha {{name}}',
+    saveFailed: 'Imeshindwa kuhifadhi nambari ya gumzo.',
+    chatIdFor: 'Nambari ya gumzo la Telegram ya {{name}}',
     chatIdPlaceholder: 'k.m. 123456789 au -100…',
-    saveChatId: 'Hifadhi kitambulisho cha gumzo',
+    saveChatId: 'Hifadhi nambari',
     saved: 'Imehifadhiwa',
     heading: 'Njia za tahadhari za Telegram',
     intro:
-      'Oda mpya, uthibitisho wa malipo, nakala zilizowekwa alama, malori yaliyopakiwa yaliyosimama, akiba ndogo ya yadi na taarifa ya asubuhi hutumwa kwa kila kitambulisho cha gumzo hapa chini.',
+      'Oda mpya, uthibitisho wa malipo, nakala zilizowekwa alama, malori yaliyopakiwa yaliyosimama, akiba ndogo ya yadi na taarifa ya asubuhi hutumwa kwa kila nambari ya gumzo hapa chini.',
     loadFailed: 'Imeshindwa kupakia wapokeaji wa Telegram.',
     notConfigured:
       'Boti ya Telegram haijawekwa: tahadhari zinarekodiwa lakini hazitumwi. Weka TELEGRAM_BOT_TOKEN kwenye seva kisha uiwashe upya.',
     recipients: 'Wapokeaji wa Telegram',
     recipient: 'Mpokeaji',
     role: 'Wadhifa',
-    chatId: 'Kitambulisho cha gumzo la Telegram',
+    chatId: 'Nambari ya gumzo',
     refused: 'Telegram ilikataa tahadhari ya mwisho: {{error}}',
   },
 };

@@ -103,7 +103,12 @@ export function StockTab({ role }: TabProps) {
       submitField<TStockTx>(
         'stock',
         input,
-        `${input.trucks} trucks ${input.category} · ${input.truckId} · KES ${input.costPerTonne}/t`,
+        t('stock.outboxEntry', {
+          trucks: input.trucks,
+          category: input.category,
+          truck: input.truckId,
+          cost: input.costPerTonne,
+        }),
       ),
     onSuccess: (tx) => {
       form.report('success', t('stock.recorded', { tonnes: tx.tonnes, category: tx.category }));
