@@ -5,7 +5,7 @@ import { C2B_ACCEPT } from '../../../shared/domain/mpesa';
 import { parseJson } from '../../../shared/mpesa/callbacks';
 import type { AppDeps } from '../../context';
 import { MPESA_CALLBACK_PATHS } from './mpesa.paths';
-import { acceptCallback, validateC2b } from './mpesa.service';
+import { callbackStore, validateC2b } from './mpesa.service';
 
 /** Daraja's bodies are small; anything larger is not one of them. */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
@@ -48,6 +48,7 @@ export function registerMpesaCallbacks(app: FastifyInstance, deps: AppDeps) {
   const secret = deps.settings.mpesa.callbackSecret;
   const list = allowList(deps.settings.mpesa.callbackIps);
   const now = () => deps.now?.() ?? new Date();
+  const store = callbackStore(deps.database.db);
 
   app.register(async (scope) => {
     // Every body as text, whatever its content type: it is stored exactly as Daraja sent it.
@@ -75,7 +76,7 @@ export function registerMpesaCallbacks(app: FastifyInstance, deps: AppDeps) {
         const body = bodyOf(req);
         if (parseJson(body) === undefined)
           return reply.code(400).send({ error: 'The request body is not valid JSON.' });
-        await acceptCallback(deps.database.db, { kind, body, sourceIp: req.ip, receivedAt: now() });
+        await store.accept({ kind, body, sourceIp: req.ip, receivedAt: now() });
         return reply.code(200).send(C2B_ACCEPT);
       });
     }

@@ -66,27 +66,35 @@ export async function insertCallback(
 }
 
 /**
- * Stores a callback as it came and its `mpesa.process` outbox row (the payload and dedupe id `writeOutbox`
- * would write) in one statement: atomic as a transaction, but one round trip and one commit. Callbacks come
- * in bursts and the answer waits for this, so it must not hold a connection across four round trips.
+ * Stores callbacks as they came, each with its `mpesa.process` outbox row (the payload and dedupe id
+ * `writeOutbox` would write), in one statement: atomic as a transaction, but one round trip and one commit
+ * for all of them. Their ids come back in the order given.
  */
-export async function insertCallbackWithJob(
+export async function insertCallbacksWithJobs(
   db: DbOrTx,
-  cb: { kind: 'STK' | 'C2B_CONFIRMATION'; body: string; sourceIp: string; receivedAt: Date },
-): Promise<number> {
-  const [row] = await rows<{ id: string | number }>(
+  callbacks: Array<{ kind: 'STK' | 'C2B_CONFIRMATION'; body: string; sourceIp: string; receivedAt: Date }>,
+): Promise<number[]> {
+  const values = sql.join(
+    callbacks.map(
+      (cb, i) =>
+        sql`(${i}::int, ${cb.kind}, ${cb.body}, ${cb.sourceIp}, ${cb.receivedAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const inserted = await rows<{ id: string | number }>(
     db,
-    sql`with cb as (
+    sql`with given (n, kind, body, source_ip, received_at) as (values ${values}),
+        cb as (
           insert into ${mpesaCallbacks} (kind, body, source_ip, received_at)
-          values (${cb.kind}, ${cb.body}, ${cb.sourceIp}, ${cb.receivedAt.toISOString()}::timestamptz)
+          select kind, body, source_ip, received_at from given order by n
           returning id
         ), job as (
           insert into ${outbox} (job, payload, dedupe_id)
           select 'mpesa.process', jsonb_build_object('callbackId', cb.id), 'mpesa.process:' || cb.id from cb
         )
-        select id from cb`,
+        select id from cb order by id`,
   );
-  return Number(row!.id);
+  return inserted.map((r) => Number(r.id));
 }
 
 export function unmatchedPayments(db: DbOrTx, limit = 200) {

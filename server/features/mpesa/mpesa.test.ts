@@ -10,7 +10,7 @@ import { c2b, fixture, receipt, STK_FAILURE_CODES } from '../../../test/fixtures
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
 import { morningMpesaCheck, reconcileMpesa } from '../../../worker/jobs/mpesa-reconcile';
-import { unreconciled } from './mpesa.service';
+import { callbackStore, unreconciled } from './mpesa.service';
 import { signPaymentToken } from './payment-token';
 
 const SECRET = 'test-callback-secret-0123456789';
@@ -198,6 +198,79 @@ describe('callback protection', () => {
       expect((await send('196.201.213.115')).statusCode).toBe(404);
     } finally {
       await listed.close();
+    }
+  });
+});
+
+describe('callbacks in a burst', () => {
+  const received = (n: number) => ({
+    kind: 'C2B_CONFIRMATION' as const,
+    body: JSON.stringify(c2b({ account: 'MCH 0', amountKes: n })),
+    sourceIp: '127.0.0.1',
+    receivedAt: new Date(),
+  });
+  async function storedWithJob(id: number) {
+    const [row] = await t.database.db.select().from(mpesaCallbacks).where(eq(mpesaCallbacks.id, id));
+    const jobs = await t.database.db
+      .select({ dedupeId: outbox.dedupeId })
+      .from(outbox)
+      .where(eq(outbox.dedupeId, dedupeIdFor('mpesa.process', { callbackId: id })!));
+    return { body: row?.body, jobs: jobs.length };
+  }
+
+  it('stores callbacks that arrive together in a few statements, each with its own job, each answered with its id', async () => {
+    let statements = 0;
+    const db = t.database.db;
+    const counting = new Proxy(db, {
+      get: (target, prop) =>
+        prop === 'execute'
+          ? (...args: Parameters<typeof db.execute>) => {
+              statements += 1;
+              return target.execute(...args);
+            }
+          : Reflect.get(target, prop),
+    });
+    const store = callbackStore(counting);
+    const sent = Array.from({ length: 40 }, (_, i) => received(1_000 + i));
+    const ids = await Promise.all(sent.map((cb) => store.accept(cb)));
+    expect(new Set(ids).size).toBe(40);
+    // The first goes at once; the 39 that arrived while it was written go together.
+    expect(statements).toBe(2);
+    for (const [i, id] of ids.entries())
+      expect(await storedWithJob(id)).toEqual({ body: sent[i]!.body, jobs: 1 });
+  });
+
+  it('a row the database refuses fails only its own callback, not the others written with it', async () => {
+    const store = callbackStore(t.database.db);
+    const good = [received(2_001), received(2_002), received(2_003)];
+    // PostgreSQL text cannot hold a NUL character.
+    const bad = { ...received(2_004), body: '{"TransID":"A\u0000B"}' };
+    const answers = await Promise.allSettled([
+      store.accept(good[0]!),
+      store.accept(bad),
+      store.accept(good[1]!),
+      store.accept(good[2]!),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const ids = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
+    for (const [i, id] of ids.entries())
+      expect(await storedWithJob(id)).toEqual({ body: good[i]!.body, jobs: 1 });
+  });
+
+  it('answers 50 callbacks posted at once, and each payment is credited once', async () => {
+    const paid = await Promise.all(Array.from({ length: 5 }, () => customerOrder({ trucks: 1 })));
+    const bodies = paid.flatMap(({ order }) => {
+      const body = c2b({ account: `MCH${order.id}`, amountKes: 32_000 });
+      return Array.from({ length: 10 }, () => body);
+    });
+    const answers = await Promise.all(bodies.map((body) => callback('c2b/confirmation', body)));
+    expect(answers.map((a) => a.json())).toEqual(
+      bodies.map(() => ({ ResultCode: 0, ResultDesc: 'Accepted' })),
+    );
+    await t.jobs.drain();
+    for (const { order } of paid) {
+      expect(await orderRow(order.id)).toMatchObject({ status: 'RECEIVED', paymentStatus: 'CONFIRMED' });
+      expect(await paymentsOf(order.id)).toHaveLength(1);
     }
   });
 });
@@ -458,7 +531,8 @@ describe('C2B validation', () => {
     const stored = await t.database.db
       .select({ outcome: mpesaCallbacks.outcome, body: mpesaCallbacks.body })
       .from(mpesaCallbacks)
-      .where(and(eq(mpesaCallbacks.kind, 'C2B_VALIDATION'), sql`${mpesaCallbacks.ref} = ${unknown.TransID}`));
+      .where(and(eq(mpesaCallbacks.kind, 'C2B_VALIDATION'), sql`${mpesaCallbacks.ref} = ${unknown.TransID}`))
+      .orderBy(mpesaCallbacks.id);
     expect(stored.map((s) => s.outcome)).toEqual(['accepted', 'refused']);
     expect(JSON.parse(stored[0]!.body)).toEqual(unknown);
   });
