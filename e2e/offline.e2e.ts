@@ -80,15 +80,19 @@ async function enterFuelLog(page: Page, plate: string, i: number, withPhoto: boo
   await page.getByRole('button', { name: 'Save fuel log' }).click();
   // Saved, or kept on the phone: either way the form is cleared for the next entry.
   await expect
-    .poll(() =>
-      page
-        .getByText(
-          /^(Fuel log saved\.|Your phone is offline\. The fuel log is saved on this phone|The server could not be reached)/,
-        )
-        .isVisible(),
+    .poll(
+      () =>
+        page
+          .getByText(
+            /^(Fuel log saved\.|Your phone is offline\. The fuel log is saved on this phone|The server could not be reached)/,
+          )
+          .isVisible(),
+      // A save that meets a flickering signal waits for the request to fail first; on a busy CI
+      // machine that is more than the default 5 s.
+      { timeout: 20_000 },
     )
     .toBe(true);
-  await expect.poll(() => page.getByLabel('Notes').inputValue()).toBe('');
+  await expect.poll(() => page.getByLabel('Notes').inputValue(), { timeout: 20_000 }).toBe('');
 }
 
 describe('installable app', () => {
@@ -139,8 +143,12 @@ describe('installable app', () => {
 
     await signIn(page, account);
     await untilControlled(page);
-    const state = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
-    expect(state).toBe('activated');
+    // 'activating' turns 'activated' a moment later: poll rather than read once.
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state), {
+        timeout: 15_000,
+      })
+      .toBe('activated');
     const cdp = await phone.newCDPSession(page);
     const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
       installabilityErrors: Array<{ errorId: string }>;
