@@ -21,9 +21,17 @@ export interface InProcessRunnerOptions {
   outboxIntervalMs?: number;
   /** How many job ids to remember for de-duplication. */
   rememberIds?: number;
-  /** Jobs running at once (as a BullMQ worker's concurrency); `WORKER_CONCURRENCY` by default. */
+  /** Jobs running at once; `EMBEDDED_JOB_CONCURRENCY` by default. */
   concurrency?: number;
 }
+
+/**
+ * Jobs the in-process runner runs at once. Embedded PGlite serves one query at a time, so more jobs at once
+ * only queue longer in front of requests (each job's transaction holds the one connection for all its round
+ * trips); two let one job wait on the network (Telegram, OpenAI, Daraja) while another works. BullMQ
+ * workers, on PostgreSQL, take `WORKER_CONCURRENCY` per queue.
+ */
+export const EMBEDDED_JOB_CONCURRENCY = 2;
 
 type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -52,7 +60,7 @@ export class InProcessRunner implements JobQueue {
     private readonly options: InProcessRunnerOptions = {},
   ) {
     this.handlers = options.handlers ?? realHandlers;
-    this.concurrency = Math.max(1, options.concurrency ?? runtime.settings.workerConcurrency);
+    this.concurrency = Math.max(1, options.concurrency ?? EMBEDDED_JOB_CONCURRENCY);
     if (options.outboxIntervalMs !== undefined) {
       this.relay = new OutboxRelay(
         runtime.database.db,
