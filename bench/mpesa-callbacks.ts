@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -93,10 +93,13 @@ async function main() {
     MPESA_SHORTCODE: '174379',
     MPESA_VALIDATE_ACCOUNT: 'true',
   });
+  const loadAtStart = loadavg();
+  // The database as `npm start` opens it: PostgreSQL with the server's pool, or PGlite in its own thread.
   const database = await createDb({
     databaseUrl: settings.databaseUrl,
     dataDir: services ? undefined : join(dataDir, 'pglite'),
     poolSize: 10,
+    thread: !services,
   });
   const runtime = { database, settings, llm: null, now: () => new Date(), log: silentLogger };
   let jobs: JobQueue;
@@ -104,21 +107,24 @@ async function main() {
   const prefix = `bench-mpesa-${Date.now()}`;
   if (services) {
     jobs = new BullProducer(settings.redisUrl!, prefix);
+    // As `npm run worker` runs (worker/main.ts): its own connection pool, not the server's.
+    const workerDatabase = await createDb({ databaseUrl: settings.databaseUrl, poolSize: 5, migrate: false });
     const workers = await startBullWorkers({
       redisUrl: settings.redisUrl!,
       prefix,
       schedules: false,
       only: ['mpesa.process', 'alert.fanout', 'alert.telegram'],
-      runtime,
+      runtime: { ...runtime, database: workerDatabase },
       concurrency: settings.workerConcurrency,
     });
-    const relay = new OutboxRelay(database.db, workers.producer.enqueue.bind(workers.producer), {
+    const relay = new OutboxRelay(workerDatabase.db, workers.producer.enqueue.bind(workers.producer), {
       intervalMs: 500,
     }).start();
     stopWorkers = async () => {
       await relay.stop();
       await workers.close();
       await jobs.close();
+      await workerDatabase.close();
     };
   } else {
     // As `npm start` runs: the jobs and the outbox relay in the server's own process.
@@ -190,10 +196,9 @@ async function main() {
 
   const app50 = figures(appMs);
   const bare50 = figures(bareMs);
+  const avg = (l: number[]) => l.map((n) => n.toFixed(1)).join(' / ');
   console.log(
-    `${services ? 'PostgreSQL + BullMQ' : 'embedded PGlite + in-process jobs'}; machine load average ${loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' / ')} (1 / 5 / 15 min)`,
+    `${services ? 'PostgreSQL + BullMQ worker' : 'embedded PGlite (own thread) + in-process jobs'}; machine load average ${avg(loadAtStart)} at the start, ${avg(loadavg())} at the end (1 / 5 / 15 min, ${cpus().length} CPUs)`,
   );
   console.log(
     `bursts of ${CONCURRENT} at once × ${ROUNDS} (${appMs.length} callbacks in ${burstSeconds.toFixed(1)} s): answer ${fmt(app50)}`,
