@@ -109,6 +109,8 @@ describe('catalogs', () => {
       }
       expect(used.size).toBeGreaterThan(50);
       expect([...used].filter((k) => !hasKey(known, k))).toEqual([]);
+      // And no label is left behind in the catalogs once its screen stops using it.
+      expect([...known].filter((k) => !used.has(k.replace(/_(one|other)$/, '')))).toEqual([]);
     });
   });
 });

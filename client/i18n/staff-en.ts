@@ -72,7 +72,6 @@ export const staffEn = {
     driverFor: 'Driver for {{truck}}',
     noPrimaryDriver: 'No primary driver',
     noDriverAssigned: 'No primary driver assigned yet.',
-    heading: 'Fleet',
     fetchFailed: 'Unable to fetch live truck data',
     loadingMap: 'Loading map…',
     noTrucks: 'No trucks registered yet.',

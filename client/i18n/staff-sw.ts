@@ -73,7 +73,6 @@ export const staffSw: StaffCatalog = {
     driverFor: 'Dereva wa {{truck}}',
     noPrimaryDriver: 'Hakuna dereva mkuu',
     noDriverAssigned: 'Bado hakuna dereva mkuu aliyepangiwa.',
-    heading: 'Malori moja kwa moja',
     fetchFailed: 'Imeshindwa kupata data ya malori moja kwa moja',
     loadingMap: 'Inapakia ramani…',
     noTrucks: 'Bado hakuna malori yaliyosajiliwa.',
