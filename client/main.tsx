@@ -1,9 +1,12 @@
+import { useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './app';
 import { setLandingPricing } from './features/landing/landing-pricing';
+import { checkSnapshot, clearSnapshot } from './offline/snapshot';
 import { readPrerendered } from './prerendered';
 import { preloadRoute } from './routes';
+import { getSession } from './session';
 import { registerServiceWorker } from './sw-register';
 import './ui/styles.css';
 
@@ -16,6 +19,12 @@ window.addEventListener('vite:preloadError', (event) => {
   sessionStorage.setItem('mchanga:reloaded-at', String(Date.now()));
   window.location.reload();
 });
+
+/** The first render has replaced the kept screen (React empties the root on its first commit). */
+function SnapshotReplaced({ root }: { root: HTMLElement }) {
+  useLayoutEffect(() => clearSnapshot(root), [root]);
+  return null;
+}
 
 async function start() {
   const root = document.getElementById('root')!;
@@ -34,8 +43,20 @@ async function start() {
     // Served by the service worker (a repeat visit), the chunk is read from its cache at once: the first
     // render waits for it and shows the screen, instead of an empty page that a second render fills.
     // On a first visit the header shows while the chunk downloads.
+    // The service worker may have put the screen last shown here into the root (client/offline/snapshot.ts):
+    // it stays on show, inert, until this first render replaces it.
+    const kept = checkSnapshot(root, getSession()?.userEmail ?? null);
     if (navigator.serviceWorker?.controller) await screen.catch(() => {});
-    createRoot(root).render(app);
+    createRoot(root).render(
+      kept ? (
+        <>
+          {app}
+          <SnapshotReplaced root={root} />
+        </>
+      ) : (
+        app
+      ),
+    );
   }
   registerServiceWorker();
 }

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { TSessionUser } from '../shared/schemas/auth';
+import { forgetSnapshots } from './offline/snapshot';
 
 /** The signed-in session, kept in localStorage under the spec's keys. */
 export const SESSION_KEYS = ['token', 'role', 'userName', 'userEmail', 'driverId'] as const;
@@ -60,6 +61,8 @@ export function clearSession(options: { expired?: boolean } = {}) {
   for (const key of SESSION_KEYS) localStorage.removeItem(key);
   localStorage.removeItem(ADMIN_SELECTED_DRIVER_KEY);
   expiredNotice = options.expired === true;
+  // The kept screens go with the session (a refused token, Logout): the next visit paints none.
+  void forgetSnapshots().catch(() => {});
   emit();
 }
 

@@ -14,6 +14,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { SNAPSHOT_ATTRIBUTE, SNAPSHOT_CACHE, SNAPSHOT_USER_HEADER } from './offline/snapshot';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
@@ -31,7 +32,42 @@ precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: '' });
  * a new screen's path is added here.
  */
 const SHELL_ROUTES = /^\/(articles|login|register|order|customer|ops|driver|fuel)(\/|$)/;
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { allowlist: [SHELL_ROUTES] }));
+const shell = createHandlerBoundToURL('/index.html');
+registerRoute(
+  new NavigationRoute(async (options) => withSnapshot(options.request, await shell(options)), {
+    allowlist: [SHELL_ROUTES],
+  }),
+);
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/**
+ * The shell with the staff screen last shown at this address inside its root (client/offline/snapshot.ts),
+ * so a repeat visit paints it with the HTML; inert and busy until the app renders over it. The shell as
+ * it is when none is kept.
+ */
+async function withSnapshot(request: Request, response: Response): Promise<Response> {
+  try {
+    if (!response.ok) return response;
+    const url = new URL(request.url);
+    const kept = await (await caches.open(SNAPSHOT_CACHE)).match(new URL(url.pathname, url.origin).href);
+    const user = kept?.headers.get(SNAPSHOT_USER_HEADER) ?? '';
+    if (!kept || !/^[\w%.~!*'()-]+$/.test(user)) return response;
+    const [html, screen] = await Promise.all([response.clone().text(), kept.text()]);
+    const at = html.indexOf(EMPTY_ROOT);
+    if (at < 0) return response;
+    const root = `<div id="root" ${SNAPSHOT_ATTRIBUTE}="${user}" inert aria-busy="true">${screen}</div>`;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(html.slice(0, at) + root + html.slice(at + EMPTY_ROOT.length), {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  } catch {
+    return response;
+  }
+}
 
 // Fingerprinted files left out of the precache (the map, which only some screens load) are kept once used.
 registerRoute(

@@ -9,6 +9,7 @@ import { isQueued, queuedText, submitField } from '../../offline/outbox';
 import { ADMIN_SELECTED_DRIVER_KEY, useSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone } from '../../ui/Badge';
+import { ChartLoading } from '../../ui/charts/ChartLoading';
 import { DataList } from '../../ui/DataList';
 import { Alert, SelectField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
@@ -256,7 +257,9 @@ function Dashboard({
           {d.leaderboard.length === 0 ? (
             <p className="muted">{t('driver.noDeliveries')}</p>
           ) : (
-            <Suspense fallback={<p className="muted">{t('driver.loadingChart')}</p>}>
+            <Suspense
+              fallback={<ChartLoading rows={d.leaderboard.length} label={t('driver.loadingChart')} />}
+            >
               <BarChart
                 title={t('driver.topDrivers')}
                 data={d.leaderboard.map((l) => ({ label: l.name, value: l.revenue }))}

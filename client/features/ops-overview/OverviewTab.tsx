@@ -3,6 +3,7 @@ import { formatMoney, formatTonnes } from '../../../shared/domain/format';
 import { marginPercent } from '../../../shared/schemas/dashboard';
 import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
+import { ChartLoading } from '../../ui/charts/ChartLoading';
 import { Alert } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { StatCard } from '../../ui/StatCard';
@@ -66,7 +67,9 @@ export function OverviewTab(_props: TabProps) {
           {d.expensesPerTruck.length === 0 ? (
             <p className="muted">{t('overview.noCostsToday')}</p>
           ) : (
-            <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
+            <Suspense
+              fallback={<ChartLoading rows={d.expensesPerTruck.length} label={t('common.loadingChart')} />}
+            >
               <BarChart
                 title={t('overview.expensePerTruck')}
                 data={d.expensesPerTruck.map((e) => ({ label: e.plate ?? e.truckId, value: e.amount }))}
@@ -81,7 +84,9 @@ export function OverviewTab(_props: TabProps) {
             <p className="muted">{t('overview.noDeliveries')}</p>
           ) : (
             <>
-              <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
+              <Suspense
+                fallback={<ChartLoading rows={d.topDrivers.length} label={t('common.loadingChart')} />}
+              >
                 <BarChart
                   title={t('overview.topDriversChart')}
                   data={d.topDrivers.map((top) => ({ label: top.name, value: top.revenue }))}

@@ -1,4 +1,5 @@
 import { CHART_COLORS, CHART_FONT, ChartFrame } from './ChartFrame';
+import { BAR_ROW } from './ChartLoading';
 import { barLayout } from './layout';
 
 export interface BarDatum {
@@ -12,7 +13,7 @@ interface Props {
   formatValue: (n: number) => string;
 }
 
-const ROW = 46;
+const ROW = BAR_ROW;
 const BAR = 14;
 
 /** A label shortened to what fits in `px` at the chart's font (about 0.6 em a character). */
