@@ -37,6 +37,7 @@ const CONCURRENT = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const SUSTAINED_S = Number(process.env.BENCH_SECONDS ?? 8);
 const BUDGET_P99_MS = 1_000;
+const STALL_MS = 30_000;
 const SECRET = `bench-secret-${randomBytes(8).toString('hex')}`;
 const ORDERS = ROUNDS * CONCURRENT;
 
@@ -166,15 +167,20 @@ async function main() {
   const { appMs, bareMs, wrong, burstSeconds, sustained } = loaded;
 
   // Everything processed, each receipt credited once.
+  // The sustained load leaves a backlog (thousands of callbacks); processing fails only when it stops
+  // moving for STALL_MS, not when it is merely long.
   const drainStart = Date.now();
-  let open = 1;
-  while (open > 0 && Date.now() - drainStart < 120_000) {
+  let open = Number.POSITIVE_INFINITY;
+  let lastProgress = Date.now();
+  while (open > 0 && Date.now() - lastProgress < STALL_MS) {
+    const before = open;
     open = (
       await rows<{ n: number }>(
         database.db,
         sql`select count(*)::int as n from mpesa_callbacks where processed_at is null`,
       )
     )[0]!.n;
+    if (open < before) lastProgress = Date.now();
     if (open > 0) await new Promise((r) => setTimeout(r, 100));
   }
   const drainMs = Date.now() - drainStart;
@@ -210,7 +216,7 @@ async function main() {
     `sustained (for information), ${CONCURRENT} connections for ${SUSTAINED_S} s: ${sustained.rps.toFixed(0)} callbacks/s, p50 ${sustained.p50} ms, p99 ${sustained.p99} ms, max ${sustained.max} ms, non-2xx ${sustained.non2xx}`,
   );
   console.log(
-    `processed: all ${check!.callbacks} stored callbacks within ${drainMs} ms after the load (${open} left); ${check!.payments} payments for ${check!.receipts} receipts, ${check!.duplicates} receipts credited twice; ${check!.received} orders Received`,
+    `processed: ${check!.callbacks} stored callbacks, the last of them ${drainMs} ms after the load (${open} left unprocessed); ${check!.payments} payments for ${check!.receipts} receipts, ${check!.duplicates} receipts credited twice; ${check!.received} orders Received`,
   );
 
   await app.close();
