@@ -222,7 +222,12 @@ async function main() {
   await app.close();
   await stopWorkers();
   await database.close();
-  if (!services) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+  if (services) {
+    const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    await admin.unsafe('drop database if exists mchanga_bench_mpesa with (force)');
+    await admin.end();
+  }
 
   const failures: string[] = [];
   if (app50.p99 > BUDGET_P99_MS) failures.push(`burst p99 ${app50.p99.toFixed(0)} ms > ${BUDGET_P99_MS} ms`);
