@@ -63,6 +63,11 @@ function inputOf(req: FastifyRequest, route: RestRoute): unknown {
 
 type AnyFn = (input: unknown) => Promise<unknown>;
 
+/** The raw input of a REST call, bound as `this` (see registerRest). */
+function resolvedInput(this: unknown): Promise<unknown> {
+  return Promise.resolve(this);
+}
+
 export function resolveProcedure(caller: ReturnType<typeof createCaller>, path: string): AnyFn {
   let node: unknown = caller;
   for (const key of path.split('.')) node = (node as Record<string, unknown>)[key];
@@ -120,7 +125,8 @@ export function registerRest(app: FastifyInstance, deps: AppDeps) {
           ctx,
           path: route.procedure,
           type,
-          getRawInput: () => Promise.resolve(input),
+          // Bound, not a closure: a closure made per request costs a name under tsx (keepNames).
+          getRawInput: resolvedInput.bind(input),
           signal: undefined,
           batchIndex: 0,
         });
