@@ -16,6 +16,7 @@ import { pricingInfo } from './features/pricing/pricing.service';
 import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
 import { registerLandingPage } from './landing-html';
+import { lazyChildLogger } from './logging';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
 import { type AppRouter, appRouter } from './router';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     logger: options.logger ?? false,
     // Errors are logged by the error handler; a line per request is a cost a busy server need not pay.
     logController: new LogController({ disableRequestLogging: true }),
+    // req.log is made on first use only (server/logging.ts).
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: deps.settings.bodyLimit,
     trustProxy: trustProxyOption(deps.settings.trustProxy),
     routerOptions: { maxParamLength: 5000 },

@@ -15,6 +15,7 @@ export interface LocatedSite extends LatLng {
 type Fetch = typeof fetch;
 
 const LOOKUP_TIMEOUT_MS = 1_500;
+const siteKey = (site: string) => site.trim().toLowerCase().replace(/\s+/g, ' ');
 const CACHE_TTL_MS = 24 * 3600 * 1000;
 const CACHE_MAX = 5_000;
 
@@ -86,15 +87,31 @@ export class DistanceResolver {
   ) {}
 
   async resolve(site: string, manualKm?: number): Promise<ResolvedDistance> {
+    const known = this.peek(site, manualKm);
+    if (known) return known;
+    const value = (await this.lookup(site)) ?? this.offline(site);
+    this.remember(site, value);
+    return value;
+  }
+
+  /**
+   * The distance when no lookup is needed, at once: the customer's own figure, a cached answer, or the
+   * offline gazetteer when no geocoder is configured (the public quote's hot path). Undefined otherwise.
+   */
+  peek(site: string, manualKm?: number): ResolvedDistance | undefined {
     if (manualKm !== undefined && manualKm > 0)
       return { distanceKm: Math.round(manualKm * 10) / 10, source: 'manual' };
-    const key = site.trim().toLowerCase().replace(/\s+/g, ' ');
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(siteKey(site));
     if (cached && Date.now() - cached.at < CACHE_TTL_MS) return cached.value;
-    const value = (await this.lookup(site)) ?? this.offline(site);
-    this.cache.set(key, { at: Date.now(), value });
-    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    if (this.config.geocoderUrl) return undefined;
+    const value = this.offline(site);
+    this.remember(site, value);
     return value;
+  }
+
+  private remember(site: string, value: ResolvedDistance) {
+    this.cache.set(siteKey(site), { at: Date.now(), value });
+    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
   }
 
   /** The site's point: the geocoder's when configured and it finds one, else a place named in the text. */

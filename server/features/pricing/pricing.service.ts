@@ -6,7 +6,7 @@ import type { TQuote } from '../../../shared/schemas/orders';
 import type { TPricingInfo } from '../../../shared/schemas/pricing';
 import type { Settings } from '../../../shared/settings';
 import { tableCache } from '../../common/table-cache';
-import { distanceResolverFor } from './distance.service';
+import { distanceResolverFor, type ResolvedDistance } from './distance.service';
 import { findPricingSettings } from './pricing.queries';
 
 export async function loadPricing(db: DbOrTx): Promise<PricingInfo> {
@@ -67,6 +67,10 @@ async function quoteWith(
     pricing,
     distanceResolverFor(settings, log).resolve(input.site, input.distanceKm),
   ]);
+  return priced(live, distance, input);
+}
+
+function priced(live: PricingInfo, distance: ResolvedDistance, input: QuoteRequest): TQuote {
   const q = priceQuote(live, {
     distanceKm: distance.distanceKm,
     trucks: input.trucks,
@@ -80,13 +84,19 @@ export function quoteFor(db: DbOrTx, settings: Settings, log: Logger, input: Quo
   return quoteWith(loadPricing(db), settings, log, input);
 }
 
-/** The public quote: the same, priced from the cached pricing. */
+/**
+ * The public quote: the same, priced from the cached pricing; answered at once (no promise) when the
+ * pricing is cached and the distance needs no lookup, as on nearly every call.
+ */
 export function publicQuote(
   database: Database,
   settings: Settings,
   log: Logger,
   input: QuoteRequest,
-): Promise<TQuote> {
+): TQuote | Promise<TQuote> {
   const cached = cachedPricing(database);
-  return quoteWith(cached.peek() ?? cached.get(), settings, log, input);
+  const live = cached.peek();
+  const distance = live ? distanceResolverFor(settings, log).peek(input.site, input.distanceKm) : undefined;
+  if (live && distance) return priced(live, distance, input);
+  return quoteWith(live ?? cached.get(), settings, log, input);
 }
