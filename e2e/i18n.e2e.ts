@@ -255,6 +255,24 @@ describe('Kiswahili screens', () => {
         ]),
       );
       await fitsAndShoot(page, 'customer');
+
+      // The order's tracking page, from its link on My Orders.
+      await scheduled.getByRole('link', { name: 'Fuatilia agizo hili' }).click();
+      await page.waitForURL('**/track/**');
+      await page.getByRole('heading', { level: 1, name: `Agizo #${seed.orders.scheduled}` }).waitFor();
+      await page.getByRole('heading', { name: 'Mizigo' }).waitFor();
+      expect(await page.getByText('Nambari ya kupokea:').isVisible()).toBe(true);
+      expect(await page.getByText('Njiani', { exact: true }).first().isVisible()).toBe(true);
+      await page.getByText(/^Imesasishwa \d{2}:\d{2}; hujisasisha kila sekunde \d+\.$/).waitFor();
+      await expectNoEnglish(
+        page,
+        englishOf([
+          [en.track, sw.track],
+          [en.status, sw.status],
+          [en.shell, sw.shell],
+        ]),
+      );
+      await fitsAndShoot(page, 'track');
       expect(errors).toEqual([]);
       await context.close();
     }, 120_000);
@@ -336,6 +354,39 @@ describe('Kiswahili screens', () => {
       );
       await fitsAndShoot(page, 'fuel');
       await panel.getByRole('button', { name: 'Ghairi' }).click();
+      await panel.waitFor({ state: 'detached' });
+
+      // Without signal: the kept entry, the header's count, the screen's outbox and the banner speak Kiswahili.
+      await context.setOffline(true);
+      await page.getByLabel('Odomita (km)').fill('61200');
+      await page.getByLabel('Lita zilizowekwa').fill('50');
+      await page.getByLabel('Gharama yote (KES)').fill('9125');
+      await page.getByRole('button', { name: 'Hifadhi rekodi ya mafuta' }).click();
+      await page
+        .getByText(
+          'Simu yako haina mtandao. Rekodi ya mafuta imehifadhiwa kwenye simu hii na itatumwa mtandao ukirudi.',
+        )
+        .waitFor();
+      await page.getByText('1 haijatumwa', { exact: true }).waitFor();
+      const outbox = page.getByRole('region', { name: 'Rekodi 1 inasubiri kutumwa' });
+      await outbox.waitFor();
+      expect(await outbox.getByText('Inasubiri kutumwa', { exact: true }).isVisible()).toBe(true);
+      expect(await page.locator('.offline-banner').textContent()).toMatch(
+        /^Huna mtandao · data ya saa \d{2}:\d{2}$/,
+      );
+      await expectNoEnglish(
+        page,
+        englishOf([
+          [en.fuel, sw.fuel],
+          [en.outbox, sw.outbox],
+          [en.shell, sw.shell],
+        ]),
+      );
+      await fitsAndShoot(page, 'fuel-offline');
+      // Back online, it is sent: the count and the screen's outbox go.
+      await context.setOffline(false);
+      await outbox.waitFor({ state: 'detached', timeout: 30_000 });
+      await page.getByText('1 haijatumwa', { exact: true }).waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
       await context.close();
     }, 120_000);
