@@ -1,5 +1,4 @@
-import { STK_RESULTS, stkResultMessage } from '../../shared/domain/mpesa';
-import { MPESA_MESSAGES } from '../../shared/schemas/mpesa';
+import { MPESA_MESSAGES, STK_RESULTS, stkResultMessage } from '../../shared/domain/mpesa';
 import { landingEn } from './landing-en';
 
 const stk = (code: string): string => STK_RESULTS[code]!.message;

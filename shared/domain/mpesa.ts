@@ -210,3 +210,22 @@ export function stkOutcomeOf(code: string | number): StkOutcome {
 /** C2B validation answers: accept, or refuse an account number that is not ours. */
 export const C2B_ACCEPT = { ResultCode: 0, ResultDesc: 'Accepted' } as const;
 export const C2B_REFUSE_ACCOUNT = { ResultCode: 'C2B00012', ResultDesc: 'Rejected' } as const;
+
+/** What the M-Pesa calls answer in English (the spec's wording; the client's catalogs translate them). */
+export const MPESA_MESSAGES = {
+  orderNotFound: 'Order not found.',
+  phoneInvalid: 'Enter the M-Pesa phone number, like 0712 345 678.',
+  notConfigured:
+    'Paying by M-Pesa prompt is not available right now. Pay with the paybill and the account number shown.',
+  nothingToPay: 'This order has nothing left to pay.',
+  promptPending:
+    'A payment prompt went to another phone moments ago. Answer it there, or wait a minute and try again.',
+  unreachable:
+    'M-Pesa is not answering right now. Try again in a minute, or pay with the paybill and the account number shown.',
+  phoneRefused: 'M-Pesa refused this phone number. Use a Safaricom line registered for M-Pesa.',
+  checkYourPhone: 'Check your phone and enter your M-Pesa PIN',
+  promptNotFound: 'Payment prompt not found.',
+  paymentNotFound: 'Payment not found.',
+  alreadyMatched: 'This payment is already matched to an order.',
+  matchOrderNotFound: 'No order with that number.',
+} as const;

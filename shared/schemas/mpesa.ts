@@ -1,25 +1,10 @@
 import { z } from 'zod';
-import { normaliseMsisdn } from '../domain/mpesa';
+import { MPESA_MESSAGES, normaliseMsisdn } from '../domain/mpesa';
 import { zIntId, zTextId } from './common';
 import { ZOrderStatus, ZPaymentStatus } from './orders';
 
-export const MPESA_MESSAGES = {
-  orderNotFound: 'Order not found.',
-  phoneInvalid: 'Enter the M-Pesa phone number, like 0712 345 678.',
-  notConfigured:
-    'Paying by M-Pesa prompt is not available right now. Pay with the paybill and the account number shown.',
-  nothingToPay: 'This order has nothing left to pay.',
-  promptPending:
-    'A payment prompt went to another phone moments ago. Answer it there, or wait a minute and try again.',
-  unreachable:
-    'M-Pesa is not answering right now. Try again in a minute, or pay with the paybill and the account number shown.',
-  phoneRefused: 'M-Pesa refused this phone number. Use a Safaricom line registered for M-Pesa.',
-  checkYourPhone: 'Check your phone and enter your M-Pesa PIN',
-  promptNotFound: 'Payment prompt not found.',
-  paymentNotFound: 'Payment not found.',
-  alreadyMatched: 'This payment is already matched to an order.',
-  matchOrderNotFound: 'No order with that number.',
-} as const;
+// The messages live with the zod-free domain code, so screens can show them without loading zod.
+export { MPESA_MESSAGES };
 
 /**
  * Who may ask for a prompt on a guest order: whoever holds the `paymentToken` returned with it (24 h). A
