@@ -162,7 +162,7 @@ describe('fleet and drivers', () => {
     expect(
       await page.locator('.stat').filter({ hasText: 'Weekly revenue' }).getByText('KES 32,000').isVisible(),
     ).toBe(true);
-    expect(await page.getByText(/^Leaderboard #\d+$/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/^Leaderboard #\d+$/).isVisible()).toBe(true);
 
     const png = await sharp({ create: { width: 30, height: 30, channels: 3, background: '#884400' } })
       .png()
@@ -324,10 +324,10 @@ describe('fleet and drivers', () => {
 
     // 31 minutes of silence: last seen, with no speed and no "moving".
     const stale = page.locator('.truck-card').filter({ hasText: trucks[1]!.plate });
-    expect(await stale.getByText('last seen 31 min ago').isVisible()).toBe(true);
+    await expect.poll(() => stale.getByText('last seen 31 min ago').isVisible()).toBe(true);
     expect(await stale.textContent()).not.toMatch(/km\/h|moving/i);
     const fresh = page.locator('.truck-card').filter({ hasText: trucks[0]!.plate });
-    expect(await fresh.getByText('42 km/h').isVisible()).toBe(true);
+    await expect.poll(() => fresh.getByText('42 km/h').isVisible()).toBe(true);
     expect(await page.locator('.truck-marker--stale', { hasText: trucks[1]!.plate }).count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await context.close();

@@ -204,11 +204,11 @@ describe('Kiswahili screens', () => {
       // The unpaid order: its state, how to pay (the paybill with its own account) and the M-Pesa prompt.
       const unpaid = card(seed.orders.unpaid);
       await unpaid.getByText('Inasubiri malipo', { exact: true }).waitFor();
-      expect(await unpaid.getByText('Bado', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => unpaid.getByText('Bado', { exact: true }).isVisible()).toBe(true);
       expect(await unpaid.getByText('Kwenye M-Pesa chagua Lipa na M-Pesa, kisha Pay Bill.').isVisible()).toBe(
         true,
       );
-      expect(await unpaid.getByText('(akaunti ya agizo hili pekee)').isVisible()).toBe(true);
+      await expect.poll(() => unpaid.getByText('(akaunti ya agizo hili pekee)').isVisible()).toBe(true);
       const stk = unpaid.getByRole('region', { name: 'Lipa kwa M-Pesa kwenye simu yako' });
       await stk.waitFor();
       // The screen's own check of the phone number, then the customer cancels the prompt (result 1032).
@@ -228,18 +228,20 @@ describe('Kiswahili screens', () => {
 
       // The order with a payment confirmation: its state and the payment with its date, in Kiswahili.
       const submitted = card(seed.orders.submitted);
-      expect(await submitted.getByText('Malipo yanakaguliwa', { exact: true }).isVisible()).toBe(true);
+      await expect
+        .poll(() => submitted.getByText('Malipo yanakaguliwa', { exact: true }).isVisible())
+        .toBe(true);
       const payments = submitted.getByRole('list', { name: `Malipo ya agizo #${seed.orders.submitted}` });
-      expect(await payments.getByText('Imewasilishwa', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => payments.getByText('Imewasilishwa', { exact: true }).isVisible()).toBe(true);
       expect(await payments.textContent()).toMatch(/yalitumwa \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/);
       // Loads on the road and waiting, and a delivered order.
       const scheduled = card(seed.orders.scheduled);
-      expect(await scheduled.getByText('Njiani', { exact: true }).isVisible()).toBe(true);
-      expect(await scheduled.getByText('Imepangwa', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => scheduled.getByText('Njiani', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => scheduled.getByText('Imepangwa', { exact: true }).isVisible()).toBe(true);
       expect(await card(seed.orders.delivered).getByText('Limefikishwa', { exact: true }).isVisible()).toBe(
         true,
       );
-      expect(await page.getByRole('button', { name: 'Menyu' }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Menyu' }).isVisible()).toBe(true);
 
       await expectNoEnglish(
         page,
@@ -261,8 +263,8 @@ describe('Kiswahili screens', () => {
       await page.waitForURL('**/track/**');
       await page.getByRole('heading', { level: 1, name: `Agizo #${seed.orders.scheduled}` }).waitFor();
       await page.getByRole('heading', { name: 'Mizigo' }).waitFor();
-      expect(await page.getByText('Nambari ya kupokea:').isVisible()).toBe(true);
-      expect(await page.getByText('Njiani', { exact: true }).first().isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Nambari ya kupokea:').isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Njiani', { exact: true }).first().isVisible()).toBe(true);
       await page.getByText(/^Imesasishwa \d{2}:\d{2}; hujisasisha kila sekunde \d+\.$/).waitFor();
       await expectNoEnglish(
         page,
@@ -283,9 +285,9 @@ describe('Kiswahili screens', () => {
       await page.getByRole('heading', { level: 1, name: 'Utendaji wa dereva' }).waitFor();
       await page.getByRole('heading', { name: 'Safari za karibuni' }).waitFor();
       await page.getByText(/^Nafasi #/).waitFor();
-      expect(await page.getByText('Imepangwa', { exact: true }).first().isVisible()).toBe(true);
-      expect(await page.getByText('Imefikishwa', { exact: true }).first().isVisible()).toBe(true);
-      expect(await page.getByRole('button', { name: 'Njiani' }).first().isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Imepangwa', { exact: true }).first().isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Imefikishwa', { exact: true }).first().isVisible()).toBe(true);
+      await expect.poll(() => page.getByRole('button', { name: 'Njiani' }).first().isVisible()).toBe(true);
       // The profile form embedded from the driver directory, and its check in Kiswahili.
       const profile = page.getByRole('form', { name: 'Wasifu' });
       expect(await profile.getByLabel('Picha ya kitambulisho').count()).toBe(1);
@@ -333,11 +335,13 @@ describe('Kiswahili screens', () => {
       await page.getByRole('button', { name: 'Hifadhi rekodi ya mafuta' }).click();
       const panel = page.getByRole('region', { name: 'Huenda rekodi hii ya mafuta imejirudia' });
       await panel.waitFor();
-      expect(await panel.getByText('Huenda rekodi hii ya mafuta tayari imeandikwa.').isVisible()).toBe(true);
+      await expect
+        .poll(() => panel.getByText('Huenda rekodi hii ya mafuta tayari imeandikwa.').isVisible())
+        .toBe(true);
       expect(
         await panel.getByRole('button', { name: 'Thibitisha na uweke alama ya kurudiwa' }).isVisible(),
       ).toBe(true);
-      expect(await panel.getByRole('button', { name: 'Ghairi' }).isVisible()).toBe(true);
+      await expect.poll(() => panel.getByRole('button', { name: 'Ghairi' }).isVisible()).toBe(true);
       await page.getByRole('heading', { name: staffSw.tabs.fleet }).waitFor();
       await page.locator('.truck-card').first().waitFor();
 
@@ -370,7 +374,7 @@ describe('Kiswahili screens', () => {
       await page.getByText('1 haijatumwa', { exact: true }).waitFor();
       const outbox = page.getByRole('region', { name: 'Rekodi 1 inasubiri kutumwa' });
       await outbox.waitFor();
-      expect(await outbox.getByText('Inasubiri kutumwa', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => outbox.getByText('Inasubiri kutumwa', { exact: true }).isVisible()).toBe(true);
       expect(await page.locator('.offline-banner').textContent()).toMatch(
         /^Huna mtandao · data ya saa \d{2}:\d{2}$/,
       );

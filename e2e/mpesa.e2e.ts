@@ -73,7 +73,7 @@ describe('M-Pesa STK push in the browser', () => {
     const card = page.getByRole('article', { name: new RegExp(`^Order #${order.id} `) });
     const stk = card.getByRole('region', { name: 'Pay with M-Pesa on your phone' });
     await expect.poll(() => stk.isVisible()).toBe(true);
-    expect(await stk.getByText(`MCH${order.id}`).isVisible()).toBe(true);
+    await expect.poll(() => stk.getByText(`MCH${order.id}`).isVisible()).toBe(true);
 
     // A wrong phone number is caught on the screen (the shared schema), before any prompt goes out.
     await stk.getByLabel('M-Pesa phone number').fill('0812');
@@ -107,8 +107,8 @@ describe('M-Pesa STK push in the browser', () => {
       )
       .toBe(true);
     const payments = card.getByRole('list', { name: `Payments of order #${order.id}` });
-    expect(await payments.getByText(push.receipt!).isVisible()).toBe(true);
-    expect(await payments.getByText('M-Pesa', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText(push.receipt!).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('M-Pesa', { exact: true }).isVisible()).toBe(true);
     const mine = await api<Array<{ id: number; status: string; paid: number; balance: number }>>(
       baseURL,
       'GET',

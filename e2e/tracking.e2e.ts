@@ -81,10 +81,10 @@ describe('the customer tracking page', () => {
       .poll(() => page.getByRole('heading', { name: `Order #${order.id}` }).isVisible(), { timeout: 15_000 })
       .toBe(true);
     const card = page.locator('.track-load', { hasText: plate });
-    expect(await card.getByText('On the way', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('On the way', { exact: true }).isVisible()).toBe(true);
     // The customer pinned the site (a pasted Google Maps link): the truck's pace gives the arrival time.
-    expect(await card.getByText(/^Arrives in about \d+ min$/).isVisible()).toBe(true);
-    expect(await page.getByText(deliveryCode, { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => card.getByText(/^Arrives in about \d+ min$/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(deliveryCode, { exact: true }).isVisible()).toBe(true);
     await expect
       .poll(() => page.locator('.fleet-map-block[data-ready="true"]').isVisible(), { timeout: 15_000 })
       .toBe(true);
@@ -99,7 +99,7 @@ describe('the customer tracking page', () => {
     await expect
       .poll(() => card.getByText('At your site', { exact: true }).isVisible(), { timeout: 40_000 })
       .toBe(true);
-    expect(await card.getByText('The truck is at your site.').isVisible()).toBe(true);
+    await expect.poll(() => card.getByText('The truck is at your site.').isVisible()).toBe(true);
 
     // An unknown link says so.
     await page.goto('/track/0000000000000000000000000000dead');
