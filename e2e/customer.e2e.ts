@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, newPage, openMenuIfCollapsed, PHONE } from './support/browser';
+import { api, launchBrowser, newPage, openMenuIfCollapsed, PHONE, storeSession } from './support/browser';
 
 const PHONE_360 = { width: 360, height: 740 };
 
@@ -90,16 +90,7 @@ describe('customer journey', () => {
     );
     const { context, page } = await newPage(browser, baseURL, PHONE);
     await page.goto('/');
-    await page.evaluate(
-      ([token, user]) => {
-        localStorage.setItem('token', token as string);
-        const u = user as { role: string; name: string; email: string };
-        localStorage.setItem('role', u.role);
-        localStorage.setItem('userName', u.name);
-        localStorage.setItem('userEmail', u.email);
-      },
-      [reg.token, reg.user] as const,
-    );
+    await storeSession(page, reg.token, reg.user);
     await page.goto('/order');
     expect(await page.getByRole('button', { name: 'Send payment confirmation' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Place order' }).click();
@@ -161,16 +152,7 @@ describe('customer journey', () => {
     );
     const { context, page } = await newPage(browser, baseURL, PHONE_360);
     await page.goto('/');
-    await page.evaluate(
-      ([token, user]) => {
-        const u = user as { role: string; name: string; email: string };
-        localStorage.setItem('token', token as string);
-        localStorage.setItem('role', u.role);
-        localStorage.setItem('userName', u.name);
-        localStorage.setItem('userEmail', u.email);
-      },
-      [reg.token, reg.user] as const,
-    );
+    await storeSession(page, reg.token, reg.user);
 
     // A fresh load of /order (no order placed in this visit) takes up the order that waits for payment.
     await page.goto('/order');

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
-import { api, newPage, PHONE, signInThroughForm } from './support/browser';
+import { api, newPage, PHONE, signInThroughForm, storeSession } from './support/browser';
 import { reportPosition } from './support/seed';
 
 const run = promisify(execFile);
@@ -265,16 +265,7 @@ describe('fleet and drivers', () => {
       { email: inject('adminEmail'), password: inject('adminPassword') },
     );
     await page.goto('/login');
-    await page.evaluate(
-      ([t, u]) => {
-        const s = u as { role: string; name: string; email: string };
-        localStorage.setItem('token', t as string);
-        localStorage.setItem('role', s.role);
-        localStorage.setItem('userName', s.name);
-        localStorage.setItem('userEmail', s.email);
-      },
-      [token, user] as const,
-    );
+    await storeSession(page, token, user);
     await page.goto('/ops/fleet');
     const map = page.locator('.fleet-map');
     // The map has loaded and laid its markers out for the screen.

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeDaraja } from '../test/fake-daraja';
 import { c2b } from '../test/fixtures/daraja';
-import { api, launchBrowser, newPage, signInThroughForm } from './support/browser';
+import { api, launchBrowser, newPage, signInThroughForm, storeSession } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
 
 const PHONE_360 = { width: 360, height: 740 };
@@ -59,16 +59,7 @@ describe('M-Pesa STK push in the browser', () => {
 
     const { context, page } = await newPage(browser, baseURL, PHONE_360);
     await page.goto('/');
-    await page.evaluate(
-      ([token, user]) => {
-        const u = user as { role: string; name: string; email: string };
-        localStorage.setItem('token', token as string);
-        localStorage.setItem('role', u.role);
-        localStorage.setItem('userName', u.name);
-        localStorage.setItem('userEmail', u.email);
-      },
-      [reg.token, reg.user] as const,
-    );
+    await storeSession(page, reg.token, reg.user);
     await page.goto('/customer');
     const card = page.getByRole('article', { name: new RegExp(`^Order #${order.id} `) });
     const stk = card.getByRole('region', { name: 'Pay with M-Pesa on your phone' });
@@ -143,16 +134,7 @@ describe('M-Pesa STK push in the browser', () => {
     );
     const { context, page } = await newPage(browser, baseURL, PHONE_360);
     await page.goto('/');
-    await page.evaluate(
-      ([token, user]) => {
-        const u = user as { role: string; name: string; email: string };
-        localStorage.setItem('token', token as string);
-        localStorage.setItem('role', u.role);
-        localStorage.setItem('userName', u.name);
-        localStorage.setItem('userEmail', u.email);
-      },
-      [reg.token, reg.user] as const,
-    );
+    await storeSession(page, reg.token, reg.user);
     await page.goto('/customer');
     const card = page.getByRole('article', { name: new RegExp(`^Order #${order.id} `) });
     const stk = card.getByRole('region', { name: 'Pay with M-Pesa on your phone' });

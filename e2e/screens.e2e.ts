@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousAxeViolations } from './support/axe';
-import { api, launchBrowser } from './support/browser';
+import { api, launchBrowser, storeSession } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { type Account, type SeededBusiness, seedBusiness } from './support/seed';
@@ -71,17 +71,7 @@ async function contextFor(role: Role, viewport: { width: number; height: number 
       who,
     );
     await page.goto('/login');
-    await page.evaluate(
-      ([t, u]) => {
-        const stored = u as Record<string, string | null>;
-        localStorage.setItem('token', t as string);
-        localStorage.setItem('role', stored.role ?? '');
-        localStorage.setItem('userName', stored.name ?? '');
-        localStorage.setItem('userEmail', stored.email ?? '');
-        if (stored.driverId) localStorage.setItem('driverId', stored.driverId);
-      },
-      [token, user] as const,
-    );
+    await storeSession(page, token, user);
   }
   return { context, page };
 }

@@ -37,6 +37,31 @@ export async function newPage(
   return { context, page };
 }
 
+/** The user as sign-in and registration answer it. */
+export interface SignedInUser {
+  role?: string | null;
+  name?: string | null;
+  email?: string | null;
+  driverId?: string | number | null;
+}
+
+/**
+ * Signs the page in without the form: keeps the token and user as the app keeps them after sign-in. The
+ * page must already be on the app's origin.
+ */
+export async function storeSession(page: Page, token: string, user: SignedInUser) {
+  await page.evaluate(
+    ([t, u]) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('role', u.role ?? '');
+      localStorage.setItem('userName', u.name ?? '');
+      localStorage.setItem('userEmail', u.email ?? '');
+      if (u.driverId) localStorage.setItem('driverId', String(u.driverId));
+    },
+    [token, user] as const,
+  );
+}
+
 /** Opens the collapsed phone menu when it is shown. */
 export async function openMenuIfCollapsed(page: Page) {
   const toggle = page.getByRole('button', { name: /^(Menu|Menyu)$/ });
