@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps, Context } from './context';
+import type { AppDeps } from './context';
 import { createRequestContext } from './context';
+import { directCall, type Procedure, resolvedInput } from './direct-call';
 import { type AppRouter, appRouter, type createCaller } from './router';
 import type { Meta, RestMeta } from './trpc';
 
@@ -11,19 +12,6 @@ export interface RestRoute extends RestMeta {
   roles: Meta['roles'];
   /** Path parameter names (`:id` → `id`). */
   params: string[];
-}
-
-/** A procedure as tRPC's own caller invokes it: the whole chain of middlewares, input parsing and resolver. */
-interface Procedure {
-  (opts: {
-    ctx: Context;
-    path: string;
-    type: 'query' | 'mutation';
-    getRawInput: () => Promise<unknown>;
-    signal: undefined;
-    batchIndex: number;
-  }): Promise<unknown>;
-  _def: { meta?: Meta; inputs?: unknown[]; output?: unknown; type: 'query' | 'mutation' };
 }
 
 type ProcedureDefs = Record<string, Procedure>;
@@ -63,11 +51,6 @@ function inputOf(req: FastifyRequest, route: RestRoute): unknown {
 
 type AnyFn = (input: unknown) => Promise<unknown>;
 
-/** The raw input of a REST call, bound as `this` (see registerRest). */
-function resolvedInput(this: unknown): Promise<unknown> {
-  return Promise.resolve(this);
-}
-
 export function resolveProcedure(caller: ReturnType<typeof createCaller>, path: string): AnyFn {
   let node: unknown = caller;
   for (const key of path.split('.')) node = (node as Record<string, unknown>)[key];
@@ -106,7 +89,8 @@ function sendEtagged(req: FastifyRequest, reply: FastifyReply, status: number, r
 /**
  * Registers every generated route; errors go to the app's one error handler. Each route holds its
  * procedure and calls it as tRPC's caller would (same middlewares, validation and errors), without
- * building a caller proxy per request.
+ * building a caller proxy per request; a procedure with no middleware of its own runs directly
+ * (directCall).
  */
 export function registerRest(app: FastifyInstance, deps: AppDeps) {
   const procedures = procedureDefs();
@@ -114,6 +98,7 @@ export function registerRest(app: FastifyInstance, deps: AppDeps) {
     const procedure = procedures[route.procedure];
     if (!procedure) throw new Error(`REST route points at unknown procedure ${route.procedure}`);
     const { type } = procedure._def;
+    const direct = directCall(procedure);
     app.route({
       method: route.method,
       url: route.path,
@@ -121,15 +106,18 @@ export function registerRest(app: FastifyInstance, deps: AppDeps) {
       handler: async (req, reply) => {
         const ctx = await createRequestContext(deps, req, reply);
         const input = inputOf(req, route);
-        const result = await procedure({
-          ctx,
-          path: route.procedure,
-          type,
-          // Bound, not a closure: a closure made per request costs a name under tsx (keepNames).
-          getRawInput: resolvedInput.bind(input),
-          signal: undefined,
-          batchIndex: 0,
-        });
+        const answer = direct
+          ? direct(ctx, input, route.procedure)
+          : procedure({
+              ctx,
+              path: route.procedure,
+              type,
+              // Bound, not a closure: a closure made per request costs a name under tsx (keepNames).
+              getRawInput: resolvedInput.bind(input),
+              signal: undefined,
+              batchIndex: 0,
+            });
+        const result = answer instanceof Promise ? await answer : answer;
         const status = route.statusOf ? route.statusOf(result) : (route.status ?? 200);
         if (route.etag) return sendEtagged(req, reply, status, result);
         return reply.code(status).send(result ?? null);

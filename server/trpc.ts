@@ -98,23 +98,30 @@ export const PUBLIC_PROCEDURES = [
   'mpesa.stkStatus',
 ] as const;
 
+/** The 503 a failed call answers when its cause is a dependency away; undefined for any other failure. */
+export function dependencyUnavailable(cause: unknown): TRPCError | undefined {
+  if (isDatabaseUnavailable(cause))
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MESSAGES.databaseUnavailable, cause });
+  if (cause instanceof JobTransportUnavailableError)
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause });
+  return undefined;
+}
+
 /**
  * Every procedure runs under this guard: the database being unreachable (a connection cut, a statement
  * time-out) or the job queue being down answers 503 with a message, never 500 — over /trpc and REST.
+ * Exported as the function itself: the REST adapter recognises a chain that holds nothing else.
  */
-const dependencyGuard = t.middleware(async ({ next }) => {
+export const guardDependencies: Parameters<typeof t.middleware>[0] = async ({ next }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause ?? result.error;
-    if (isDatabaseUnavailable(cause))
-      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MESSAGES.databaseUnavailable, cause });
-    if (cause instanceof JobTransportUnavailableError)
-      throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause });
+    const unavailable = dependencyUnavailable(result.error.cause ?? result.error);
+    if (unavailable) throw unavailable;
   }
   return result;
-});
+};
 
-const baseProcedure = t.procedure.use(dependencyGuard);
+const baseProcedure = t.procedure.use(guardDependencies);
 
 export const publicProcedure = baseProcedure;
 
