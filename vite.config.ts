@@ -7,43 +7,67 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { API_MODULE, routeTable } from './scripts/route-modules';
+import { type RoutePreloads, withPreloads } from './server/route-html';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 const LANDING_MODULE = 'features/landing/LandingPage.tsx';
 
 /**
- * Writes `.vite/landing.html`: index.html plus modulepreloads of the landing page's own chunks. The
- * server fills its root with the pre-rendered landing page for `/` (server/landing-html.ts), so the
- * chunk that page hydrates with is fetched beside the entry instead of after it.
+ * Each screen's own chunks, so that its HTML fetches them beside the entry instead of after the entry
+ * has run and the router has asked for them (a round trip and a download later on a slow phone):
+ * - `.vite/landing.html`: index.html plus modulepreloads of the landing page's chunks. The server fills
+ *   its root with the pre-rendered landing page for `/` (server/landing-html.ts).
+ * - `.vite/route-preloads.json`: the same list for every other screen of client/routes.tsx (its page
+ *   module and, for an API screen, client/api.tsx), which the server adds to index.html for that path.
  */
-function landingTemplate(): Plugin {
+function routeTemplates(): Plugin {
   return {
-    name: 'mchanga:landing-template',
+    name: 'mchanga:route-templates',
     enforce: 'post',
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const html = bundle['index.html'];
       if (html?.type !== 'asset') return;
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const landing = chunks.find((c) => c.facadeModuleId?.endsWith(`/client/${LANDING_MODULE}`));
-      const entry = chunks.find((c) => c.isEntry);
-      if (!landing || !entry) this.error(`landing template: no chunk for ${LANDING_MODULE} or no entry`);
       const byName = new Map(chunks.map((c) => [c.fileName, c]));
-      const loaded = new Set<string>();
-      const visit = (file: string) => {
-        if (loaded.has(file)) return;
-        loaded.add(file);
-        for (const dep of byName.get(file)?.imports ?? []) visit(dep);
+      const chunkOf = (module: string) => {
+        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/client/${module}`));
+        if (!chunk) this.error(`route templates: no chunk for client/${module}`);
+        return chunk.fileName;
       };
-      visit(entry.fileName);
-      const before = new Set(loaded);
-      visit(landing.fileName);
-      const links = [...loaded]
-        .filter((f) => !before.has(f))
-        .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
-        .join('\n    ');
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) this.error('route templates: no entry chunk');
+      const closure = (files: string[]) => {
+        const loaded = new Set<string>();
+        const visit = (file: string) => {
+          if (loaded.has(file)) return;
+          loaded.add(file);
+          for (const dep of byName.get(file)?.imports ?? []) visit(dep);
+        };
+        for (const file of files) visit(file);
+        return loaded;
+      };
+      const inEntry = closure([entry.fileName]);
+      const preloadsOf = (modules: string[]) =>
+        [...closure(modules.map(chunkOf))].filter((f) => !inEntry.has(f));
+
       this.emitFile({
         type: 'asset',
         fileName: '.vite/landing.html',
-        source: String(html.source).replace('</head>', `    ${links}\n  </head>`),
+        source: withPreloads(String(html.source), preloadsOf([LANDING_MODULE])),
+      });
+      const routes = routeTable(await readFile(resolve(ROOT, 'client/routes.tsx'), 'utf8'));
+      const pages: RoutePreloads[] = routes
+        .filter((r) => r.path !== '/' && r.path !== '*')
+        .map((r) => ({
+          path: r.path,
+          preloads: preloadsOf(r.withApi ? [API_MODULE, r.module] : [r.module]),
+        }));
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/route-preloads.json',
+        source: JSON.stringify(pages, null, 2),
       });
     },
   };
@@ -107,7 +131,7 @@ export default defineConfig({
   plugins: [
     react(),
     ...clientOnly([
-      landingTemplate(),
+      routeTemplates(),
       buildInfo(),
       VitePWA({
         strategies: 'injectManifest',

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { routeTable } from '../scripts/route-modules';
 
 export const LANDING_BUDGET_BROTLI = 90 * 1024;
 
@@ -73,10 +74,7 @@ export function lazyClosure(manifest: Manifest, from: Set<string>, loaded: Set<s
 
 /** The routes of client/routes.tsx as path → the page module's manifest key (lazy pages only). */
 export function routeModules(routesSource: string): Map<string, string> {
-  const routes = new Map<string, string>();
-  for (const m of routesSource.matchAll(/path: '([^']+)'[^}]*?import\('\.\/([^']+)'\)/gs))
-    routes.set(m[1]!, `${m[2]!}.tsx`);
-  return routes;
+  return new Map(routeTable(routesSource).map((r) => [r.path, r.module]));
 }
 
 export function entryKey(manifest: Manifest): string {

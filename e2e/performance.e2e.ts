@@ -67,6 +67,31 @@ describe('the build (dist/client, made by npm start)', () => {
       expect(code, marker).not.toContain(marker);
   });
 
+  it('serves every other screen as index.html that preloads that screen’s own chunks and the API layer', async () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    const inEntry = staticClosure(manifest, [entryKey(manifest)]);
+    for (const [url, module] of [
+      ['/fuel', 'features/fuel/FuelPage.tsx'],
+      ['/driver', 'features/driver/DriverPage.tsx'],
+      ['/ops/fleet', 'features/ops/OpsPage.tsx'],
+      ['/track/any-token', 'features/track/TrackPage.tsx'],
+    ] as const) {
+      const html = await (await fetch(`${baseURL}${url}`)).text();
+      const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map(
+        (m) => m[1],
+      );
+      const wanted = [...staticClosure(manifest, [module, 'api.tsx'])]
+        .filter((k) => !inEntry.has(k))
+        .map((k) => manifest[k]!.file);
+      expect(preloaded, url).toEqual(expect.arrayContaining(wanted));
+      // Not the map or the charts: those load when the screen shows them.
+      expect(
+        preloaded.filter((f) => /maplibre|FleetMap|BarChart|RevenueCostChart/.test(f!)),
+        url,
+      ).toEqual([]);
+    }
+  });
+
   it('has brotli and gzip files next to the built assets and index.html', async () => {
     const manifest = readManifest(DEFAULT_DIST);
     const files = ['index.html', ...Object.values(manifest).map((c) => c.file)];

@@ -19,6 +19,7 @@ import { registerLandingPage } from './landing-html';
 import { lazyChildLogger } from './logging';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
+import { registerRoutePages } from './route-html';
 import { type AppRouter, appRouter } from './router';
 import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
@@ -206,6 +207,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     });
     // `/` pre-rendered with the live pricing (server/landing-html.ts).
     await registerLandingPage(app, clientDir, () => pricingInfo(deps.database, deps.settings));
+    // Every other screen: index.html with its own chunks preloaded (server/route-html.ts).
+    registerRoutePages(app, clientDir);
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 
 export interface RenderedLanding {
@@ -45,12 +45,13 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   return 'identity';
 }
 
-export interface LandingPage {
+/** A page kept in memory in every encoding it may go out in, with its ETag. */
+export interface HtmlPage {
   etag: string;
   body: Record<Encoding, Buffer>;
 }
 
-export function landingPage(html: string): LandingPage {
+export function htmlPage(html: string): HtmlPage {
   const raw = Buffer.from(html);
   return {
     // Weak: the same page goes out in three encodings.
@@ -70,11 +71,11 @@ export function landingPage(html: string): LandingPage {
  * changes seldom), concurrent requests for the same pricing sharing one render.
  */
 export function createLandingPages(template: string, render: RenderLanding) {
-  let last: { key: string; page: Promise<LandingPage> } | undefined;
-  return (pricing: TPricingInfo): Promise<LandingPage> => {
+  let last: { key: string; page: Promise<HtmlPage> } | undefined;
+  return (pricing: TPricingInfo): Promise<HtmlPage> => {
     const key = JSON.stringify(pricing);
     if (last?.key !== key) {
-      const page = render(pricing).then((rendered) => landingPage(fillTemplate(template, rendered)));
+      const page = render(pricing).then((rendered) => htmlPage(fillTemplate(template, rendered)));
       last = { key, page };
       // A failed render is not kept: the next request tries again.
       page.catch(() => {
@@ -103,18 +104,23 @@ export async function registerLandingPage(
   const pages = createLandingPages(template, renderLanding);
 
   app.get('/', async (req, reply) => {
-    let page: LandingPage;
+    let page: HtmlPage;
     try {
       page = await pages(await pricing());
     } catch (err) {
       req.log.warn({ err }, 'landing page not pre-rendered');
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag);
-    const known = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim());
-    if (known.includes(page.etag)) return reply.code(304).send();
-    const encoding = pickEncoding(req.headers['accept-encoding']);
-    if (encoding !== 'identity') reply.header('content-encoding', encoding);
-    return reply.type('text/html; charset=utf-8').send(page.body[encoding]);
+    return sendPage(req, reply, page);
   });
+}
+
+/** An HTML page that is always revalidated: 304 for the ETag the browser holds, else the best encoding. */
+export function sendPage(req: FastifyRequest, reply: FastifyReply, page: HtmlPage) {
+  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag);
+  const known = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim());
+  if (known.includes(page.etag)) return reply.code(304).send();
+  const encoding = pickEncoding(req.headers['accept-encoding']);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.type('text/html; charset=utf-8').send(page.body[encoding]);
 }
