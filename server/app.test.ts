@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createTestApp, type TestApp } from '../test/helpers';
-import { buildApp } from './app';
+import { API_SECURITY_HEADERS, buildApp } from './app';
 import { procedureDefs, restRoutes } from './rest';
 
 let t: TestApp;
@@ -96,11 +96,25 @@ describe('errors and headers', () => {
     expect(res.json()).toEqual({ error: 'No such API endpoint.' });
   });
 
-  it('sets security headers', async () => {
-    const res = await t.app.inject({ url: '/api/health' });
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBeDefined();
+  it('sets security headers: the app policy on pages, a stricter short set on API answers', async () => {
+    const page = await t.app.inject({ url: '/some/screen' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+
+    for (const url of ['/api/health', '/api/pricing', '/api/no-such-call', '/trpc/pricing.get']) {
+      const res = await t.app.inject({ url });
+      const security = Object.fromEntries(
+        Object.keys(API_SECURITY_HEADERS).map((name) => [name, res.headers[name]]),
+      );
+      expect(security, url).toEqual(API_SECURITY_HEADERS);
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      // Nothing of the page policy's document-only headers.
+      expect(res.headers['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(res.headers['x-xss-protection'], url).toBeUndefined();
+    }
   });
 
   it('serves tRPC at /trpc with readable error messages', async () => {
