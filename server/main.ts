@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createDb } from '../drizzle/db';
+import { keepRunningOnLostQueries } from '../drizzle/lost-queries';
 import { createLlm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
 import { jsonLogger } from '../shared/logger';
@@ -31,6 +32,7 @@ async function main() {
     throw err;
   }
 
+  keepRunningOnLostQueries(jsonLogger(settings.logLevel));
   const database = await createDb({
     databaseUrl: settings.databaseUrl,
     dataDir: join(settings.dataDir, 'pglite'),

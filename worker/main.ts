@@ -1,4 +1,5 @@
 import { createDb } from '../drizzle/db';
+import { keepRunningOnLostQueries } from '../drizzle/lost-queries';
 import { createLlm } from '../shared/ai/llm';
 import { jsonLogger } from '../shared/logger';
 import { loadSettings, SettingsError } from '../shared/settings';
@@ -18,6 +19,7 @@ async function main() {
     throw err;
   }
   const log = jsonLogger(settings.logLevel);
+  keepRunningOnLostQueries(log);
   const { redisUrl, databaseUrl } = settings;
   if (!redisUrl || !databaseUrl) {
     console.error(
