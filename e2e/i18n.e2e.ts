@@ -65,7 +65,18 @@ const flat = (c: Catalog, prefix = ''): Array<[string, string]> =>
  * The English of these catalog groups that Kiswahili words differently, as fragments (placeholders cut
  * out) of at least 10 characters: none of them may be on a Kiswahili screen.
  */
-function englishOf(pairs: Array<[unknown, unknown]>): string[] {
+/**
+ * The English texts of these sections of the app catalog (the shell's always) and of the staff catalog,
+ * except those the two languages share: what a Kiswahili screen must not show.
+ */
+function englishOf(
+  sections: Array<keyof typeof en>,
+  staffSections: Array<keyof typeof staffEn> = [],
+): string[] {
+  const pairs: Array<[unknown, unknown]> = [
+    ...[...new Set([...sections, 'shell' as const])].map((k): [unknown, unknown] => [en[k], sw[k]]),
+    ...staffSections.map((k): [unknown, unknown] => [staffEn[k], staffSw[k]]),
+  ];
   const fragments = new Set<string>();
   for (const [english, kiswahili] of pairs) {
     const swOf = new Map(flat(kiswahili as Catalog));
@@ -245,16 +256,7 @@ describe('Kiswahili screens', () => {
 
       await expectNoEnglish(
         page,
-        englishOf([
-          [en.customer, sw.customer],
-          [en.payment, sw.payment],
-          [en.site, sw.site],
-          [en.mpesa, sw.mpesa],
-          [en.payments, sw.payments],
-          [en.payOptions, sw.payOptions],
-          [en.status, sw.status],
-          [en.shell, sw.shell],
-        ]),
+        englishOf(['customer', 'payment', 'site', 'mpesa', 'payments', 'payOptions', 'status']),
       );
       await fitsAndShoot(page, 'customer');
 
@@ -266,14 +268,7 @@ describe('Kiswahili screens', () => {
       await expect.poll(() => page.getByText('Nambari ya kupokea:').isVisible()).toBe(true);
       await expect.poll(() => page.getByText('Njiani', { exact: true }).first().isVisible()).toBe(true);
       await page.getByText(/^Imesasishwa \d{2}:\d{2}; hujisasisha kila sekunde \d+\.$/).waitFor();
-      await expectNoEnglish(
-        page,
-        englishOf([
-          [en.track, sw.track],
-          [en.status, sw.status],
-          [en.shell, sw.shell],
-        ]),
-      );
+      await expectNoEnglish(page, englishOf(['track', 'status']));
       await fitsAndShoot(page, 'track');
       expect(errors).toEqual([]);
       await context.close();
@@ -301,16 +296,7 @@ describe('Kiswahili screens', () => {
 
       await expectNoEnglish(
         page,
-        englishOf([
-          [en.driver, sw.driver],
-          [en.driverForm, sw.driverForm],
-          [en.image, sw.image],
-          [en.outbox, sw.outbox],
-          [en.status, sw.status],
-          [en.shell, sw.shell],
-          [staffEn.fleet, staffSw.fleet],
-          [staffEn.trips, staffSw.trips],
-        ]),
+        englishOf(['driver', 'driverForm', 'image', 'outbox', 'status'], ['fleet', 'trips']),
       );
       await fitsAndShoot(page, 'driver');
       expect(errors).toEqual([]);
@@ -345,17 +331,7 @@ describe('Kiswahili screens', () => {
       await page.getByRole('heading', { name: staffSw.tabs.fleet }).waitFor();
       await page.locator('.truck-card').first().waitFor();
 
-      await expectNoEnglish(
-        page,
-        englishOf([
-          [en.fuel, sw.fuel],
-          [en.image, sw.image],
-          [en.duplicate, sw.duplicate],
-          [en.outbox, sw.outbox],
-          [en.shell, sw.shell],
-          [staffEn.fleet, staffSw.fleet],
-        ]),
-      );
+      await expectNoEnglish(page, englishOf(['fuel', 'image', 'duplicate', 'outbox'], ['fleet']));
       await fitsAndShoot(page, 'fuel');
       await panel.getByRole('button', { name: 'Ghairi' }).click();
       await panel.waitFor({ state: 'detached' });
@@ -378,14 +354,7 @@ describe('Kiswahili screens', () => {
       expect(await page.locator('.offline-banner').textContent()).toMatch(
         /^Huna mtandao · data ya saa \d{2}:\d{2}$/,
       );
-      await expectNoEnglish(
-        page,
-        englishOf([
-          [en.fuel, sw.fuel],
-          [en.outbox, sw.outbox],
-          [en.shell, sw.shell],
-        ]),
-      );
+      await expectNoEnglish(page, englishOf(['fuel', 'outbox']));
       await fitsAndShoot(page, 'fuel-offline');
       // Back online, it is sent: the count and the screen's outbox go.
       await context.setOffline(false);
