@@ -104,7 +104,7 @@ describe('errors and headers', () => {
     expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
 
-    for (const url of ['/api/health', '/api/pricing', '/api/no-such-call', '/trpc/pricing.get']) {
+    for (const url of ['/api/health', '/api/pricing?x=1', '/api/no-such-call', '/api', '/trpc/pricing.get']) {
       const res = await t.app.inject({ url });
       const security = Object.fromEntries(
         Object.keys(API_SECURITY_HEADERS).map((name) => [name, res.headers[name]]),

@@ -95,7 +95,8 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
 };
 
-const isApiPath = (url: string) => url.startsWith('/api/') || url.startsWith('/trpc/');
+/** An address of the API (REST or tRPC), with or without its query: answered with JSON, never a page. */
+const isApiPath = (url: string) => /^\/(api|trpc)(\/|\?|$)/.test(url);
 
 /** The headers helmet sets, captured once from its middleware run against a recording response. */
 export function securityHeaders(mapTileUrl: string): Record<string, string> {
@@ -230,8 +231,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   }
 
   app.setNotFoundHandler((req, reply) => {
-    const url = req.url.split('?')[0] ?? '/';
-    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/trpc');
+    const isApi = isApiPath(req.url);
     if (!isApi && hasClient && (req.method === 'GET' || req.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
