@@ -16,6 +16,7 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 import { api, CHROMIUM_PATH } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import type { TAuthResult } from '../shared/schemas/auth';
+import { median } from './stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const VIEWPORT = { width: 360, height: 740 };
@@ -290,10 +291,6 @@ function serveBare(pages: Map<string, string>): Promise<{ server: Server; baseUR
   );
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 const ms = (x: number) => `${Math.round(x).toLocaleString('en-US')} ms`;
 const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
 

@@ -29,6 +29,7 @@ import {
   startServer,
   topSelfTime,
 } from './harness';
+import { median } from './stats';
 
 const RATIO_BUDGET = 0.45;
 /** Pairs of (bare route, call) per budgeted call; the median pair's ratio is judged. */
@@ -42,12 +43,6 @@ interface Pair {
   bare: Load;
   call: Load;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** A small business through the API, so the admin dashboard has stock, orders and loads to sum. */
 async function seed(url: string, admin: Record<string, string>) {
