@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, transformWithOxc } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { API_MODULE, routeTable } from './scripts/route-modules';
@@ -13,6 +13,14 @@ import { type RoutePreloads, withPreloads } from './server/route-html';
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 const LANDING_MODULE = 'features/landing/LandingPage.tsx';
+
+/**
+ * The browsers the client is built for (README "Supported browsers"): Chrome and Android WebView 80 (Android
+ * 8–10 phones that never update their WebView still run 80–84), Safari 14, Firefox 78. Syntax newer than
+ * ES2020 (`||=`, class static blocks, …) is lowered; `npm run check:target` parses every built chunk
+ * as ES2020 to prove it (CI).
+ */
+export const BROWSER_TARGET = ['es2020', 'chrome80', 'safari14', 'firefox78', 'edge88'];
 
 /**
  * Each screen's own chunks, so that its HTML fetches them beside the entry instead of after the entry
@@ -119,6 +127,33 @@ function compressServiceWorker(): Plugin {
   };
 }
 
+/**
+ * Lowers the module workers copied as they are (`?url` imports: maplibre's worker) to the browser target,
+ * as the bundled chunks are: otherwise the map's worker alone would need Chrome 94.
+ */
+function lowerCopiedWorkers(): Plugin {
+  return {
+    name: 'mchanga:lower-copied-workers',
+    apply: 'build',
+    generateBundle: {
+      order: 'pre',
+      async handler(_options, bundle) {
+        for (const asset of Object.values(bundle)) {
+          if (asset.type !== 'asset' || !asset.fileName.endsWith('.mjs')) continue;
+          const source =
+            typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+          const lowered = await transformWithOxc(source, asset.fileName, {
+            lang: 'js',
+            target: BROWSER_TARGET,
+            sourcemap: false,
+          });
+          asset.source = lowered.code;
+        }
+      },
+    },
+  };
+}
+
 /** Plugins for the browser build only (not the landing page's server render). */
 function clientOnly(plugins: (Plugin | Plugin[])[]): Plugin[] {
   return plugins
@@ -131,6 +166,7 @@ export default defineConfig({
   plugins: [
     react(),
     ...clientOnly([
+      lowerCopiedWorkers(),
       routeTemplates(),
       buildInfo(),
       VitePWA({
@@ -158,6 +194,7 @@ export default defineConfig({
     ]),
   ],
   build: {
+    target: BROWSER_TARGET,
     outDir: '../dist/client',
     emptyOutDir: true,
     manifest: true,

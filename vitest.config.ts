@@ -1,21 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm test` runs every project. Integration tests use PGlite unless DATABASE_URL is set (then a fresh
-// PostgreSQL database per test file, cloned from a migrated template); queue tests need REDIS_URL.
+// PostgreSQL database per test file, cloned from a migrated template). Queue tests need Redis: skipped in
+// the embedded run (neither DATABASE_URL nor REDIS_URL), required with either (test/global-services.ts).
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'client/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'client/**/*.test.ts',
+            'test/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['server/**/*.test.ts', 'worker/**/*.test.ts', 'drizzle/**/*.test.ts'],
+          include: [
+            'core/**/*.test.ts',
+            'server/**/*.test.ts',
+            'worker/**/*.test.ts',
+            'drizzle/**/*.test.ts',
+          ],
           exclude: ['**/*.queue.test.ts', '**/*.services.test.ts', '**/node_modules/**'],
           globalSetup: ['test/global-db.ts'],
           testTimeout: 30_000,
@@ -26,8 +37,10 @@ export default defineConfig({
       {
         test: {
           name: 'queue',
-          include: ['{server,worker}/**/*.queue.test.ts', '{server,worker}/**/*.services.test.ts'],
-          globalSetup: ['test/global-db.ts'],
+          include: ['{core,server,worker}/**/*.queue.test.ts', '{core,server,worker}/**/*.services.test.ts'],
+          // global-services first: with DATABASE_URL or REDIS_URL set, a Redis that is missing or does
+          // not answer fails the run at once instead of letting the queue tests skip or hang.
+          globalSetup: ['test/global-services.ts', 'test/global-db.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -21,17 +21,18 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import postgres from 'postgres';
+import { createLimiters } from '../core/auth/rate-limit';
+import { BullProducer } from '../core/jobs/bullmq-producer';
+import { OutboxRelay } from '../core/jobs/outbox-relay';
 import { createDb, rows } from '../drizzle/db';
 import { buildApp } from '../server/app';
-import { createLimiters } from '../server/auth/rate-limit';
 import type { JobQueue } from '../shared/jobs';
 import { silentLogger } from '../shared/logger';
 import { loadSettings } from '../shared/settings';
 import { withDatabase } from '../test/global-db';
-import { OutboxRelay } from '../worker/outbox-relay';
 import { startBullWorkers } from '../worker/transport/bullmq';
-import { BullProducer } from '../worker/transport/bullmq-producer';
 import { InProcessRunner } from '../worker/transport/in-process';
+import { percentile } from './stats';
 
 const CONCURRENT = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -41,11 +42,6 @@ const STALL_MS = 30_000;
 const SECRET = `bench-secret-${randomBytes(8).toString('hex')}`;
 const ORDERS = ROUNDS * CONCURRENT;
 
-function percentile(sorted: number[], p: number) {
-  return sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 const figures = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1) ?? 0 };

@@ -192,8 +192,11 @@ async function measure(mode: Mode) {
     pairs: await pairs(undefined, () => load(urls.health), 1),
     budget: false,
   });
-  await bare.stop();
   const loop = await dashboardLoop(mode, server.url);
+  // Once staff have written (the seeding above), as a server in use: the quote again, for information
+  // (the action log's scope must not leave a cost behind on every later request, core/activity).
+  const afterWrites = await pairs(body, () => load(urls.quote, { body }), 1);
+  await bare.stop();
   const rss = server.rss();
   await server.stop();
 
@@ -226,6 +229,10 @@ async function measure(mode: Mode) {
       .join(' ')})`,
   );
   for (const line of loop) console.log(line);
+  for (const { bare: base, call } of afterWrites) {
+    console.log(`  bare route              ${fmt(base)}`);
+    console.log(`  quote after staff writes ${fmt(call)}  ratio ${(call.rps / base.rps).toFixed(3)}×`);
+  }
   console.log(`  server RSS ${rss.now.toFixed(0)} MiB (peak ${rss.peak.toFixed(0)} MiB)`);
 }
 

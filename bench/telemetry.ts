@@ -14,13 +14,14 @@ import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
+import { createLimiters } from '../core/auth/rate-limit';
+import { BullProducer } from '../core/jobs/bullmq-producer';
 import { createDb, rows as sqlRows } from '../drizzle/db';
 import { buildApp } from '../server/app';
-import { createLimiters } from '../server/auth/rate-limit';
 import { loadSettings } from '../shared/settings';
 import { withDatabase } from '../test/global-db';
 import { startBullWorkers } from '../worker/transport/bullmq';
-import { BullProducer } from '../worker/transport/bullmq-producer';
+import { percentile } from './stats';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 /** Only the loads whose label contains this (e.g. `30,000`). */
@@ -31,12 +32,6 @@ const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/pos
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dbName = 'mchanga_bench_telemetry';
 const prefix = `bench-${Date.now()}`;
-
-function percentile(sorted: number[], p: number) {
-  return sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Redis `used_memory`, and what this run's own keys take (the server is shared with other work). */
 async function redisMemory(redis: Redis) {

@@ -9,8 +9,9 @@ import { type ComponentType, type ReactNode, use } from 'react';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import { OfflineBanner, OutboxPanel } from './offline/OfflineStatus';
 import { onOutboxSent, startOutbox } from './offline/outbox';
-import { persistQueries, restoreQueries } from './offline/persist';
+import { endSession, persistQueries, restoreQueries } from './offline/persist';
 import { readPrerendered } from './prerendered';
+import { setSessionEndHandler } from './session-lost';
 import { createQueryClient, createTrpcClient, trpc } from './trpc';
 
 const queryClient = createQueryClient();
@@ -39,6 +40,8 @@ export function apiReady(): Promise<void> {
   return restored;
 }
 if (typeof window !== 'undefined') {
+  // A refused token ends the session; revoked or disabled, what the device kept of the user goes too.
+  setSessionEndHandler(endSession);
   void restored.then(() => persistQueries(queryClient));
   // A queued write that reached the server: every screen's lists reload.
   onOutboxSent(() => void queryClient.invalidateQueries());

@@ -1,3 +1,4 @@
+import './zod-config';
 import { useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -96,6 +96,28 @@ export const ROUTES: PageRoute[] = [
     ),
   },
   {
+    path: '/account/password',
+    guard: '/account/password',
+    page: apiPage(
+      () => import('./features/password/PasswordPage'),
+      (m) => m.PasswordPage,
+    ),
+  },
+  {
+    path: '/forgot-password',
+    page: apiPage(
+      () => import('./features/password/ForgotPasswordPage'),
+      (m) => m.ForgotPasswordPage,
+    ),
+  },
+  {
+    path: '/reset-password',
+    page: apiPage(
+      () => import('./features/password/ResetPasswordPage'),
+      (m) => m.ResetPasswordPage,
+    ),
+  },
+  {
     path: '/track/:token',
     page: apiPage(
       () => import('./features/track/TrackPage'),

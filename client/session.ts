@@ -3,7 +3,14 @@ import type { TSessionUser } from '../shared/schemas/auth';
 import { forgetSnapshots } from './offline/snapshot';
 
 /** The signed-in session, kept in localStorage under the spec's keys. */
-export const SESSION_KEYS = ['token', 'role', 'userName', 'userEmail', 'driverId'] as const;
+export const SESSION_KEYS = [
+  'token',
+  'role',
+  'userName',
+  'userEmail',
+  'driverId',
+  'mustChangePassword',
+] as const;
 export const ADMIN_SELECTED_DRIVER_KEY = 'adminSelectedDriverId';
 
 export interface Session {
@@ -12,6 +19,8 @@ export interface Session {
   userName: string;
   userEmail: string;
   driverId: string | null;
+  /** Signed in with an ADMIN's one-time password: only the password screen opens until a new one is chosen. */
+  mustChangePassword: boolean;
 }
 
 const listeners = new Set<() => void>();
@@ -26,10 +35,17 @@ function read(): Session | null {
   const values = SESSION_KEYS.map((k) => localStorage.getItem(k));
   const raw = JSON.stringify(values);
   if (cached?.raw === raw) return cached.session;
-  const [token, role, userName, userEmail, driverId] = values;
+  const [token, role, userName, userEmail, driverId, mustChangePassword] = values;
   const session =
     token && role
-      ? { token, role, userName: userName ?? '', userEmail: userEmail ?? '', driverId: driverId || null }
+      ? {
+          token,
+          role,
+          userName: userName ?? '',
+          userEmail: userEmail ?? '',
+          driverId: driverId || null,
+          mustChangePassword: mustChangePassword === '1',
+        }
       : null;
   cached = { raw, session };
   return session;
@@ -45,7 +61,7 @@ export function getSession(): Session | null {
 
 export function saveSession(
   token: string,
-  user: Pick<TSessionUser, 'name' | 'email' | 'driverId'> & { role: string },
+  user: Pick<TSessionUser, 'name' | 'email' | 'driverId' | 'mustChangePassword'> & { role: string },
 ) {
   expiredNotice = false;
   localStorage.setItem('token', token);
@@ -54,6 +70,9 @@ export function saveSession(
   localStorage.setItem('userEmail', user.email);
   if (user.driverId) localStorage.setItem('driverId', user.driverId);
   else localStorage.removeItem('driverId');
+  // Kept so a reload or a typed address still lands on the password screen (the server refuses the rest).
+  if (user.mustChangePassword) localStorage.setItem('mustChangePassword', '1');
+  else localStorage.removeItem('mustChangePassword');
   emit();
 }
 
@@ -64,6 +83,18 @@ export function clearSession(options: { expired?: boolean } = {}) {
   // The kept screens go with the session (a refused token, Logout): the next visit paints none.
   void forgetSnapshots().catch(() => {});
   emit();
+}
+
+/** Why the server refused a sent token (its 401's `reason`). */
+export type SessionEndReason = 'expired' | 'invalid' | 'revoked' | 'disabled';
+
+/** The 401's reason in a tRPC error's data (`data.details.reason`) or a REST body (`reason`). */
+export function sessionEndReason(data: unknown): SessionEndReason | undefined {
+  const d = data as { details?: { reason?: unknown }; reason?: unknown } | null | undefined;
+  const reason = d?.details?.reason ?? d?.reason;
+  return reason === 'expired' || reason === 'invalid' || reason === 'revoked' || reason === 'disabled'
+    ? reason
+    : undefined;
 }
 
 export function hasSessionExpiredNotice(): boolean {

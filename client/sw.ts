@@ -81,12 +81,24 @@ registerRoute(
 
 // ── Offline (issue 14) ──────────────────────────────────────────────────────────────────────────────
 
-// The installed app starts at `/`: from the network as always, but the last landing page it saw when
-// there is none, so a staff member without signal still gets the app and its menu to their screen.
+// The installed app starts at `/`, and Logout goes there: from the network as always, else the last
+// landing page it saw, else (a phone that never loaded `/` while this worker ran, e.g. signed in at /login
+// and went straight to its screen) the precached shell, which renders the landing page itself. So the app
+// always opens without signal, with its menu to the user's screen.
+const startPage = new NetworkFirst({
+  cacheName: 'mchanga-start',
+  plugins: [new ExpirationPlugin({ maxEntries: 1 })],
+});
 registerRoute(
   ({ request, url }) =>
     request.mode === 'navigate' && url.origin === self.location.origin && url.pathname === '/',
-  new NetworkFirst({ cacheName: 'mchanga-start', plugins: [new ExpirationPlugin({ maxEntries: 1 })] }),
+  async (options) => {
+    try {
+      return await startPage.handle(options);
+    } catch {
+      return shell(options);
+    }
+  },
 );
 
 /**

@@ -1,9 +1,10 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { httpBatchLink, TRPCClientError } from '@trpc/client';
+import { httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../server/router';
-import { clearSession, getSession } from './session';
-import { sessionLost } from './session-lost';
+import { adoptingFetch } from './first-data';
+import { getSession, sessionEndReason } from './session';
+import { sessionEnded, sessionLost } from './session-lost';
 
 export { setSessionLostHandler } from './session-lost';
 
@@ -13,7 +14,7 @@ function handleAuthError(error: unknown) {
   if (!(error instanceof TRPCClientError) || error.data?.httpStatus !== 401 || !getSession()) return;
   // A refused sign-in is about the typed credentials, not the stored token: keep the session.
   if (error.data?.path === 'auth.login') return;
-  clearSession({ expired: true });
+  void sessionEnded(sessionEndReason(error.data));
   sessionLost();
 }
 
@@ -32,17 +33,37 @@ export function createQueryClient() {
   });
 }
 
+function authHeader(): Record<string, string> {
+  const token = getSession()?.token;
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** The `Idempotency-Key` a call carries, given in its context: `mutate(input, { context: … })` is not it. */
+export interface IdempotentContext {
+  idempotencyKey?: string;
+}
+
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
-      httpBatchLink({
-        url: '/trpc',
-        // The server refuses batches of more than 10 calls (server/trpc.ts TRPC_MAX_BATCH).
-        maxItems: 10,
-        headers() {
-          const token = getSession()?.token;
-          return token ? { authorization: `Bearer ${token}` } : {};
-        },
+      splitLink({
+        // A call with an Idempotency-Key goes alone: the header belongs to that one call.
+        condition: (op) => typeof (op.context as IdempotentContext).idempotencyKey === 'string',
+        true: httpLink({
+          url: '/trpc',
+          headers: ({ op }) => ({
+            ...authHeader(),
+            'idempotency-key': (op.context as IdempotentContext).idempotencyKey!,
+          }),
+        }),
+        false: httpBatchLink({
+          url: '/trpc',
+          // The server refuses batches of more than 10 calls (server/trpc.ts TRPC_MAX_BATCH).
+          maxItems: 10,
+          headers: authHeader,
+          // A staff screen's first batch may already be on its way, started by the HTML (issue 28).
+          fetch: adoptingFetch(),
+        }),
       }),
     ],
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,8 @@ export interface Database {
   listen(channel: string, handler: NotifyHandler): Promise<void>;
   /** Only for in-process PGlite: the underlying instance (tests dump and reload its data dir). */
   pglite?: PGlite;
+  /** PGlite only (either flavour): the data directory as a gzipped tarball, for backups (issue 25). */
+  dumpDataDir?(): Promise<Uint8Array>;
 }
 
 export interface CreateDbOptions {
@@ -55,6 +57,12 @@ export interface CreateDbOptions {
   migrate?: boolean;
   /** postgres-js pool size per process. */
   poolSize?: number;
+  /**
+   * A direct connection to PostgreSQL when `databaseUrl` goes through a pooler (PgBouncer in transaction
+   * mode): migrations, their advisory lock, the session defaults and LISTEN need a session of their own.
+   * Given, the pool also stops naming prepared statements (PgBouncer 1.18 cannot carry them).
+   */
+  directUrl?: string | undefined;
   /**
    * PGlite in a thread of its own, reached over the PostgreSQL protocol by postgres-js (as in services
    * mode), so a heavy query does not stall the event loop. Needs dataDir. Off: PGlite in this thread.
@@ -76,29 +84,39 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
   const shouldMigrate = options.migrate ?? true;
 
   if (databaseUrl) {
-    if (shouldMigrate) await migratePostgresWithLock(postgres(databaseUrl, { max: 1, onnotice: () => {} }));
+    const directUrl = options.directUrl ?? databaseUrl;
+    const pooled = directUrl !== databaseUrl;
+    const direct = postgres(directUrl, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+    try {
+      if (shouldMigrate) await migratePostgresWithLock(direct);
+      await applySessionDefaults(direct);
+    } finally {
+      await direct.end({ timeout: 5 });
+    }
     const client = postgres(databaseUrl, {
       max: options.poolSize ?? 10,
       onnotice: () => {},
       // A request never waits long on a database that is away: it fails fast and answers 503.
       connect_timeout: 5,
-      // No statement may hold a pooled connection for long, and no transaction may sit idle holding locks.
-      connection: {
-        statement_timeout: STATEMENT_TIMEOUT_MS,
-        idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-        lock_timeout: LOCK_TIMEOUT_MS,
-      },
+      // No startup parameters: PgBouncer refuses them. The timeouts are this role's defaults in this
+      // database (applySessionDefaults), which every new server connection takes, pooled or not.
+      prepare: !pooled,
     });
+    let listener: postgres.Sql | undefined;
     const db = drizzlePostgres(client, { schema });
     return {
       db,
       driver: 'postgres',
       ping: () => pingWith(db),
-      close: () => client.end({ timeout: 5 }),
+      async close() {
+        await Promise.all([client.end({ timeout: 5 }), listener?.end({ timeout: 5 })]);
+      },
       async listen(channel, handler) {
+        // LISTEN holds a session: on the direct connection, never through the pooler. postgres-js listens
+        // on a connection of its own and listens again after a reconnect.
+        listener ??= postgres(directUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
         let first = true;
-        // postgres-js listens on a connection of its own and listens again after a reconnect.
-        await client.listen(
+        await listener.listen(
           channel,
           (payload) => handler(payload),
           () => {
@@ -129,6 +147,9 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
       await pglite.listen(channel, handler);
     },
     pglite,
+    async dumpDataDir() {
+      return new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
+    },
   };
 }
 
@@ -195,7 +216,7 @@ async function createThreadedPglite(dataDir: string, shouldMigrate: boolean): Pr
       onnotice: () => {},
       ...extra,
     });
-  if (shouldMigrate) await migratePostgresWithLock(connect({ max: 1 }));
+  if (shouldMigrate) await migratePostgresWithLock(connect({ max: 1 }), true);
   const client = connect({
     max: 1,
     idle_timeout: 0,
@@ -206,10 +227,24 @@ async function createThreadedPglite(dataDir: string, shouldMigrate: boolean): Pr
     },
   } as postgres.Options<Record<string, never>>);
   const db = drizzlePostgres(client, { schema });
+  let dumping: Promise<Uint8Array> | undefined;
   return {
     db,
     driver: 'pglite',
     ping: () => pingWith(db),
+    dumpDataDir() {
+      // One dump at a time: the thread answers them in order, and its messages carry no id.
+      if (!dumping) {
+        dumping = onceFrom(worker, 'dumping', (m: { dumped?: Uint8Array; dumpError?: string }) => {
+          if (!m.dumped) throw new Error(`PGlite could not dump its data directory: ${m.dumpError}`);
+          return m.dumped;
+        }).finally(() => {
+          dumping = undefined;
+        });
+        worker.postMessage('dump');
+      }
+      return dumping;
+    },
     async close() {
       await client.end({ timeout: 5 });
       const closed = onceFrom(worker, 'closing', (m: { closed?: true; error?: string }) => m.error);
@@ -248,12 +283,68 @@ async function pingWith(db: Db): Promise<boolean> {
   }
 }
 
-async function migratePostgresWithLock(client: postgres.Sql) {
+let journal: number[] | undefined;
+
+/**
+ * How many of this build's migrations the database has not applied (readiness: a server may answer only
+ * once its schema is there). drizzle records each applied migration's journal time.
+ */
+export async function pendingMigrations(db: DbOrTx): Promise<number> {
+  journal ??= (
+    JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+      entries: Array<{ when: number }>;
+    }
+  ).entries.map((e) => e.when);
+  const [applied] = await rows<{ exists: boolean }>(
+    db,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as exists`,
+  );
+  if (!applied?.exists) return journal.length;
+  const [last] = await rows<{ at: string | null }>(
+    db,
+    sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`,
+  );
+  const at = Number(last?.at ?? 0);
+  return journal.filter((when) => when > at).length;
+}
+
+/** Closes the client it is given (PGlite's thread path hands it a client of its own). */
+async function migratePostgresWithLock(client: postgres.Sql, close = false) {
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
     await migratePostgres(drizzlePostgres(client), { migrationsFolder: MIGRATIONS_FOLDER });
     await client`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
   } finally {
-    await client.end({ timeout: 5 });
+    if (close) await client.end({ timeout: 5 });
   }
+}
+
+/** What every session of the app runs with: no statement holds a connection long, no transaction idles. */
+export const SESSION_DEFAULTS = {
+  statement_timeout: `${STATEMENT_TIMEOUT_MS}ms`,
+  idle_in_transaction_session_timeout: `${IDLE_IN_TRANSACTION_MS}ms`,
+  lock_timeout: `${LOCK_TIMEOUT_MS}ms`,
+} as const;
+
+/**
+ * Makes the session timeouts this role's defaults in this database (`ALTER ROLE … IN DATABASE … SET`),
+ * so every connection PostgreSQL starts for us has them — directly or behind PgBouncer, which refuses
+ * them as startup parameters. Idempotent; written only when they differ, under a transaction lock so
+ * servers starting together do not collide.
+ */
+async function applySessionDefaults(client: postgres.Sql) {
+  const wanted = Object.entries(SESSION_DEFAULTS).map(([k, v]) => `${k}=${v}`);
+  await client.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
+    const [row] = await tx<{ setconfig: string[] | null }[]>`
+      select s.setconfig from pg_db_role_setting s
+      join pg_database d on d.oid = s.setdatabase and d.datname = current_database()
+      join pg_roles r on r.oid = s.setrole and r.rolname = current_user`;
+    const have = new Set(row?.setconfig ?? []);
+    if (wanted.every((w) => have.has(w))) return;
+    const [names] = await tx<{ role: string; db: string }[]>`
+      select quote_ident(current_user) as role, quote_ident(current_database()) as db`;
+    for (const [key, value] of Object.entries(SESSION_DEFAULTS))
+      await tx.unsafe(`alter role ${names!.role} in database ${names!.db} set ${key} = '${value}'`);
+  });
 }

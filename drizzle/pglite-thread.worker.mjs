@@ -14,6 +14,17 @@ try {
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 2 });
   await server.start();
   parentPort.on('message', async (message) => {
+    if (message === 'dump') {
+      // A backup (issue 25): the whole data directory as PGlite's gzipped tarball, moved to the caller.
+      try {
+        const file = await db.dumpDataDir('gzip');
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        parentPort.postMessage({ dumped: bytes }, [bytes.buffer]);
+      } catch (err) {
+        parentPort.postMessage({ dumpError: String(err?.stack ?? err) });
+      }
+      return;
+    }
     if (message !== 'close') return;
     try {
       await server.stop();

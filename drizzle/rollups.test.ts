@@ -16,6 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// What finance_daily and its coarser sums add up: every delivered load, non-voided cost and order, per day.
+const FINANCE_RAW = sql`
+  select (a.delivered_at at time zone 'Africa/Nairobi')::date as day, a.truck_id as k, 1 as n, 0 as o,
+         round(o.per_truck_cents * a.tonnes / 20) as r, 0 as c
+  from assignments a join orders o on o.id = a.order_id
+  where a.status = 'DELIVERED' and a.delivered_at is not null
+  union all
+  select (incurred_at at time zone 'Africa/Nairobi')::date, coalesce(truck_id, ''), 0, 0, 0, amount_cents
+  from costs where voided_at is null
+  union all
+  select (created_at at time zone 'Africa/Nairobi')::date, '', 0, 1, 0, 0
+  from orders where status <> 'CANCELLED'`;
+
 /** Each rollup's non-zero rows, and the same sums recomputed here from the raw rows. */
 const ROLLUPS: Record<string, { kept: SQL; raw: SQL; rebuild: string }> = {
   finance_daily: {
@@ -23,18 +36,26 @@ const ROLLUPS: Record<string, { kept: SQL; raw: SQL; rebuild: string }> = {
     kept: sql`select day::text as day, truck_id as k, loads::int as n, orders::int as o,
                      revenue_cents::text as r, cost_cents::text as c
               from finance_daily where loads <> 0 or orders <> 0 or revenue_cents <> 0 or cost_cents <> 0`,
-    raw: sql`select day::text as day, k, sum(n)::int as n, sum(o)::int as o, sum(r)::text as r, sum(c)::text as c from (
-               select (a.delivered_at at time zone 'Africa/Nairobi')::date as day, a.truck_id as k, 1 as n, 0 as o,
-                      round(o.per_truck_cents * a.tonnes / 20) as r, 0 as c
-               from assignments a join orders o on o.id = a.order_id
-               where a.status = 'DELIVERED' and a.delivered_at is not null
-               union all
-               select (incurred_at at time zone 'Africa/Nairobi')::date, coalesce(truck_id, ''), 0, 0, 0, amount_cents
-               from costs where voided_at is null
-               union all
-               select (created_at at time zone 'Africa/Nairobi')::date, '', 0, 1, 0, 0
-               from orders where status <> 'CANCELLED'
-             ) x group by day, k`,
+    raw: sql`select day::text as day, k, sum(n)::int as n, sum(o)::int as o, sum(r)::text as r, sum(c)::text as c
+             from (${FINANCE_RAW}) x group by day, k`,
+  },
+  finance_day_total: {
+    rebuild: 'finance_rebuild',
+    kept: sql`select day::text as day, loads::int as n, orders::int as o, revenue_cents::text as r, cost_cents::text as c
+              from finance_day_total where loads <> 0 or orders <> 0 or revenue_cents <> 0 or cost_cents <> 0`,
+    raw: sql`select day::text as day, sum(n)::int as n, sum(o)::int as o, sum(r)::text as r, sum(c)::text as c
+             from (${FINANCE_RAW}) x group by day
+             having sum(n) <> 0 or sum(o) <> 0 or sum(r) <> 0 or sum(c) <> 0`,
+  },
+  finance_monthly: {
+    rebuild: 'finance_rebuild',
+    kept: sql`select month::text as m, truck_id as k, loads::int as n, orders::int as o, revenue_cents::text as r,
+                     cost_cents::text as c
+              from finance_monthly where loads <> 0 or orders <> 0 or revenue_cents <> 0 or cost_cents <> 0`,
+    raw: sql`select date_trunc('month', day)::date::text as m, k, sum(n)::int as n, sum(o)::int as o, sum(r)::text as r,
+                    sum(c)::text as c
+             from (${FINANCE_RAW}) x group by 1, 2
+             having sum(n) <> 0 or sum(o) <> 0 or sum(r) <> 0 or sum(c) <> 0`,
   },
   driver_daily: {
     rebuild: 'driver_daily_rebuild',
@@ -75,9 +96,14 @@ describe('rollups kept by triggers', () => {
     const load = (orderId: number, truckId: string, driverId: string, over = {}) =>
       makeAssignment(db, { orderId, truckId, driverId, ...over });
     const move = (id: number, status: string) =>
-      t.call('PATCH', `/api/admin/assignments/${id}`, ops, { status }).then((r) => {
-        expect(r.statusCode, r.body).toBe(200);
-      });
+      t
+        .call('PATCH', `/api/admin/assignments/${id}`, ops, {
+          status,
+          ...(status === 'DELIVERED' ? { reason: 'Delivery note signed on paper' } : {}),
+        })
+        .then((r) => {
+          expect(r.statusCode, r.body).toBe(200);
+        });
 
     // Deliveries through the app (each takes its stock out of the yard) and a yard receipt.
     const a1 = await load(coarse.id, m1.id, d1.id, { tonnes: 13 });
@@ -118,6 +144,22 @@ describe('rollups kept by triggers', () => {
     await db.update(orders).set({ status: 'CANCELLED' }).where(eq(orders.id, doomed.id));
     const moved = await load(doomed.id, m2.id, d1.id, { status: 'DELIVERED', deliveredAt: now });
     await db.update(assignments).set({ orderId: smooth.id }).where(eq(assignments.id, moved.id));
+
+    // Loads and costs in earlier months, one moved across a month end (finance_monthly).
+    const september = await load(smooth.id, m1.id, d3.id, {
+      status: 'DELIVERED',
+      deliveredAt: new Date('2026-09-30T20:30:00Z'), // 1 October in Nairobi
+    });
+    await db
+      .update(assignments)
+      .set({ deliveredAt: new Date('2026-09-30T12:00:00Z') })
+      .where(eq(assignments.id, september.id));
+    await makeCost(db, {
+      truckId: m2.id,
+      type: 'REPAIR',
+      amountCents: 250_000,
+      incurredAt: new Date('2026-10-31T22:00:00Z'),
+    });
 
     // Costs: edited in every column the rollups key on, voided, un-voided, voided again, deleted.
     const c1 = await makeCost(db, { truckId: m1.id, type: 'REPAIR', amountCents: 700_000, incurredAt: now });

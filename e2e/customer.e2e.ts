@@ -127,11 +127,11 @@ describe('customer journey', () => {
     await expect.poll(() => page.getByText('Awaiting Payment Review').isVisible()).toBe(true);
     // The order's payment status badge, and the payment itself in the order's payments list.
     await expect
-      .poll(() => page.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible())
+      .poll(() => page.getByRole('definition').getByText('Submitted', { exact: true }).isVisible())
       .toBe(true);
     const payments = page.getByRole('list', { name: /^Payments of order #\d+$/ });
     await expect.poll(() => payments.getByText('QJK4XYZ123').isVisible()).toBe(true);
-    await expect.poll(() => payments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('Submitted', { exact: true }).isVisible()).toBe(true);
     await context.close();
   });
 
@@ -199,11 +199,11 @@ describe('customer journey', () => {
       .toBe(true);
     // The payment status badge in the order's facts, and the payment in its payments list.
     await expect
-      .poll(() => card.getByRole('definition').getByText('SUBMITTED', { exact: true }).isVisible())
+      .poll(() => card.getByRole('definition').getByText('Submitted', { exact: true }).isVisible())
       .toBe(true);
     const cardPayments = card.getByRole('list', { name: /^Payments of order #\d+$/ });
     await expect.poll(() => cardPayments.getByText('RKL8MNB2QZ').isVisible()).toBe(true);
-    await expect.poll(() => cardPayments.getByText('SUBMITTED', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => cardPayments.getByText('Submitted', { exact: true }).isVisible()).toBe(true);
     expect(await card.getByRole('button', { name: 'Send payment confirmation' }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 

@@ -142,7 +142,13 @@ describe('fleet and drivers', () => {
       { truckId: `TRK-E${suffix}`, driverId, confirmUnpaid: true },
       adminToken,
     );
-    await api(baseURL, 'PATCH', `/api/admin/assignments/${done.id}`, { status: 'DELIVERED' }, adminToken);
+    await api(
+      baseURL,
+      'PATCH',
+      `/api/admin/assignments/${done.id}`,
+      { status: 'DELIVERED', reason: 'Paper delivery note' },
+      adminToken,
+    );
     await api(
       baseURL,
       'POST',

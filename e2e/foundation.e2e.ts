@@ -45,6 +45,7 @@ describe('foundation', () => {
       'Trips',
       'Fleet',
       'AI',
+      'Activity log',
     ]);
     await context.close();
   });

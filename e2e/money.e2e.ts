@@ -150,7 +150,10 @@ describe('money integrity', () => {
       )
       .toBe(true);
 
-    const fuelCard = page.locator('.audit-record').filter({ hasText: plate }).filter({ hasText: 'FUEL #' });
+    const fuelCard = page
+      .locator('.audit-record')
+      .filter({ hasText: plate })
+      .filter({ hasText: 'fuel log #' });
     await fuelCard.getByRole('button', { name: 'Void' }).click();
     await expect
       .poll(() => fuelCard.getByRole('alert').textContent())

@@ -2,7 +2,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeDaraja } from '../test/fake-daraja';
 import { c2b } from '../test/fixtures/daraja';
-import { api, launchBrowser, newPage, signInThroughForm, storeSession } from './support/browser';
+import {
+  api,
+  launchBrowser,
+  newPage,
+  scrollIntoView,
+  signInThroughForm,
+  storeSession,
+} from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
 
 const PHONE_360 = { width: 360, height: 740 };
@@ -180,7 +187,7 @@ describe('M-Pesa STK push in the browser', () => {
       balance: order.total,
     });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await stk.scrollIntoViewIfNeeded();
+    await scrollIntoView(stk);
     await page.screenshot({ path: '/tmp/mpesa-fail.png' });
 
     // The third try goes through.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, newPage, PHONE, signInThroughForm } from './support/browser';
+import { api, launchBrowser, newPage, PHONE, scrollIntoView, signInThroughForm } from './support/browser';
 
 const baseURL = inject('baseURL');
 let browser: Browser;
@@ -107,7 +107,7 @@ describe('operations workspace', () => {
 
     await openTab(page, 'Orders');
     const row = page.getByRole('row').filter({ hasText: `Kamakis plot ${suffix}` });
-    await expect.poll(() => row.getByText('SUBMITTED').first().isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('Submitted').first().isVisible()).toBe(true);
     // The row lists the order's payments: method and reference as the customer gave them.
     const payments = row.getByRole('list', { name: `Payments of order #${order.id}` });
     await expect.poll(() => payments.getByText('KCB', { exact: true }).isVisible()).toBe(true);
@@ -118,7 +118,7 @@ describe('operations workspace', () => {
       .getByRole('dialog', { name: `Review payment · order #${order.id}` })
       .getByRole('button', { name: 'Confirm payment' })
       .click();
-    await expect.poll(() => payments.getByText('CONFIRMED').isVisible()).toBe(true);
+    await expect.poll(() => payments.getByText('Confirmed').isVisible()).toBe(true);
     await expect.poll(() => row.getByText('Received').isVisible()).toBe(true);
     await row.getByRole('button', { name: 'Assign truck' }).click();
     const sheet = page.getByRole('dialog', { name: `Assign truck · order #${order.id}` });
@@ -126,9 +126,26 @@ describe('operations workspace', () => {
     await sheet.getByLabel('Truck').selectOption(truckId);
     await sheet.getByLabel('Driver').selectOption(driverId);
     await sheet.getByRole('button', { name: 'Schedule load' }).click();
-    await expect.poll(() => row.getByText('SCHEDULED').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('Scheduled', { exact: true }).isVisible()).toBe(true);
+    // Mark delivered opens the proof of delivery; by hand is a second, explicit step that needs a reason.
     await row.getByRole('button', { name: 'Delivered' }).click();
-    await expect.poll(() => row.getByText('Delivered', { exact: true }).isVisible()).toBe(true);
+    const proof = page.getByRole('dialog', { name: `Deliver to Kamakis plot ${suffix}` });
+    await expect.poll(() => proof.getByRole('button', { name: 'Confirm delivery' }).isVisible()).toBe(true);
+    expect(await row.getByText('Scheduled', { exact: true }).isVisible()).toBe(true);
+    await proof.getByRole('button', { name: 'No proof possible? Mark delivered by hand' }).click();
+    const byHand = page.getByRole('alertdialog', { name: `Mark ${plate} delivered without proof?` });
+    await byHand.getByRole('button', { name: 'Mark delivered without proof' }).click();
+    await expect
+      .poll(() => byHand.getByRole('alert').textContent())
+      .toBe('Give a reason for marking the load delivered without a proof of delivery.');
+    expect(await row.getByText('Scheduled', { exact: true }).isVisible()).toBe(true);
+    await byHand
+      .getByLabel('Why is there no proof of delivery?')
+      .fill('Driver phone dead; customer confirmed');
+    await byHand.getByRole('button', { name: 'Mark delivered without proof' }).click();
+    // The load's state and, now every load is delivered, the order's: both read Delivered.
+    await expect.poll(() => row.getByText('Delivered', { exact: true }).first().isVisible()).toBe(true);
+    expect(await byHand.count()).toBe(0);
     // Marked by hand, with no photo or code: operations sees it flagged.
     const loads = await api<Array<{ withoutProof: boolean; history: Array<{ source: string; by: string }> }>>(
       baseURL,
@@ -138,12 +155,15 @@ describe('operations workspace', () => {
       adminToken,
     );
     expect(loads[0]).toMatchObject({ withoutProof: true });
-    expect(loads[0]!.history.at(-1)).toMatchObject({ source: 'manual' });
+    expect(loads[0]!.history.at(-1)).toMatchObject({
+      source: 'manual',
+      reason: 'Driver phone dead; customer confirmed',
+    });
     // On a 360 px phone the order is a card that still lists its payment, with nothing wider than the screen.
     await page.setViewportSize({ width: 360, height: 800 });
     const card = page.getByRole('list', { name: `Payments of order #${order.id}` });
     await expect.poll(() => card.getByText(`KCB${suffix}`).isVisible()).toBe(true);
-    await card.scrollIntoViewIfNeeded();
+    await scrollIntoView(card);
     await page.screenshot({ path: '/tmp/ops-orders-360.png' });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -157,7 +177,9 @@ describe('operations workspace', () => {
           .isVisible(),
       )
       .toBe(true);
-    await expect.poll(() => page.getByRole('cell', { name: 'DELIVERY' }).first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('cell', { name: 'Delivery', exact: true }).first().isVisible())
+      .toBe(true);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export CSV' }).click(),

@@ -209,7 +209,7 @@ describe('every screen on a phone', () => {
     await expect.poll(() => cancel.getByText(/cannot be reopened/).isVisible()).toBe(true);
     await cancel.getByRole('button', { name: 'Keep load' }).click();
     expect(await cancel.count()).toBe(0);
-    await expect.poll(() => scheduled.getByText('SCHEDULED').first().isVisible()).toBe(true);
+    await expect.poll(() => scheduled.getByText('Scheduled', { exact: true }).first().isVisible()).toBe(true);
 
     const submitted = cards.filter({ hasText: seed.sites.submitted }).first();
     await submitted.getByRole('button', { name: 'Review payment' }).click();
@@ -224,7 +224,7 @@ describe('every screen on a phone', () => {
     await expect.poll(() => reject.getByText(/goes back to Awaiting Payment/).isVisible()).toBe(true);
     await reject.getByRole('button', { name: 'Go back' }).click();
     await review.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => submitted.getByText('Payment SUBMITTED').isVisible()).toBe(true);
+    await expect.poll(() => submitted.getByText('Payment Submitted').isVisible()).toBe(true);
 
     await open(page, '/ops/drivers');
     const staff = page.getByRole('list', { name: 'Staff accounts' }).getByRole('listitem');

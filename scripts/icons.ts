@@ -3,7 +3,7 @@
  * the theme colour. Run once after changing the drawing (`npx tsx scripts/icons.ts`); the PNGs are
  * committed, so builds need no image work.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -40,4 +40,36 @@ await sharp(Buffer.from(drawing(false)))
   .resize(180, 180)
   .png()
   .toFile(join(out, 'apple-touch-icon.png'));
-console.log(`icons written to ${out}`);
+
+/**
+ * favicon.ico (browsers and crawlers ask for it at the root whatever the page says): 16, 32 and 48 px
+ * PNGs in one ICO container (PNG entries are valid ICO images since Windows Vista and in every browser).
+ */
+const sizes = [16, 32, 48];
+const pngs = await Promise.all(
+  sizes.map((size) =>
+    sharp(Buffer.from(drawing(false)))
+      .resize(size, size)
+      .png()
+      .toBuffer(),
+  ),
+);
+const header = Buffer.alloc(6 + 16 * sizes.length);
+header.writeUInt16LE(0, 0); // reserved
+header.writeUInt16LE(1, 2); // 1 = icon
+header.writeUInt16LE(sizes.length, 4);
+let offset = header.length;
+sizes.forEach((size, i) => {
+  const entry = 6 + 16 * i;
+  header.writeUInt8(size, entry); // width (0 would mean 256)
+  header.writeUInt8(size, entry + 1); // height
+  header.writeUInt8(0, entry + 2); // no palette
+  header.writeUInt8(0, entry + 3); // reserved
+  header.writeUInt16LE(1, entry + 4); // colour planes
+  header.writeUInt16LE(32, entry + 6); // bits per pixel
+  header.writeUInt32LE(pngs[i]!.length, entry + 8);
+  header.writeUInt32LE(offset, entry + 12);
+  offset += pngs[i]!.length;
+});
+writeFileSync(join(out, '..', 'favicon.ico'), Buffer.concat([header, ...pngs]));
+console.log(`icons written to ${out}, favicon.ico beside them`);

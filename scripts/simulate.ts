@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { distanceM } from '../shared/domain/geofence';
 import { pointAlong, THIKA_ROAD } from '../shared/domain/route';
+import { isOpenLoad } from '../shared/enums';
 
 const BASE_URL = (process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/$/, '');
 const INTERVAL_MS = Number(process.env.SIM_INTERVAL_MS ?? 5000);
@@ -179,7 +180,7 @@ async function openTripLoad(token: string): Promise<TripLoad | undefined> {
   >('GET', '/api/admin/orders?assigned=true', undefined, token);
   for (const o of res.data ?? [])
     for (const a of o.assignments)
-      if (a.truckId === TRIP.truck && ['SCHEDULED', 'IN_TRANSIT', 'ARRIVED'].includes(a.status))
+      if (a.truckId === TRIP.truck && isOpenLoad(a.status))
         return { id: a.id, orderId: o.id, status: a.status, trackingUrl: o.trackingUrl };
   return undefined;
 }

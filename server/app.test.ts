@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { backupRuns } from '../drizzle/schema';
 import { createTestApp, type TestApp } from '../test/helpers';
 import { API_SECURITY_HEADERS, buildApp } from './app';
 import { procedureDefs, restRoutes } from './rest';
@@ -20,15 +21,53 @@ describe('GET /api/health', () => {
     expect(res.json()).toMatchObject({
       status: 'ok',
       database: { ok: true, driver: expect.stringMatching(/pglite|postgres/) },
-      jobs: { ok: true, transport: 'in-process', lastHeartbeatAt: null },
+      jobs: { ok: true, transport: 'in-process' },
     });
   });
 
   it('shows the last heartbeat once the heartbeat job has run', async () => {
+    // Only this test runs the heartbeat: before it, none is known, whichever tests ran first.
+    expect((await t.app.inject({ url: '/api/health' })).json().jobs.lastHeartbeatAt).toBeNull();
     await t.jobs.enqueue('system.heartbeat', {});
     await t.jobs.drain();
     const res = await t.app.inject({ url: '/api/health' });
     expect(Date.parse(res.json().jobs.lastHeartbeatAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("shows the last backup's time and size, and a newer failed run's error (issue 25)", async () => {
+    expect((await t.app.inject({ url: '/api/health' })).json().backup).toEqual({
+      lastAt: null,
+      sizeBytes: null,
+      lastRunStatus: null,
+      lastRunError: null,
+    });
+    const finishedAt = new Date('2026-11-25T23:31:00Z');
+    await t.database.db.insert(backupRuns).values([
+      {
+        status: 'ok',
+        startedAt: new Date('2026-11-25T23:30:00Z'),
+        finishedAt,
+        file: 'a.tar.gz',
+        sizeBytes: 4096,
+      },
+    ]);
+    expect((await t.app.inject({ url: '/api/health' })).json().backup).toEqual({
+      lastAt: finishedAt.toISOString(),
+      sizeBytes: 4096,
+      lastRunStatus: 'ok',
+      lastRunError: null,
+    });
+    await t.database.db
+      .insert(backupRuns)
+      .values({ status: 'failed', startedAt: new Date(), finishedAt: new Date(), error: 'disk full' });
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().backup).toEqual({
+      lastAt: finishedAt.toISOString(),
+      sizeBytes: 4096,
+      lastRunStatus: 'failed',
+      lastRunError: 'disk full',
+    });
   });
 
   it('answers 503 when the database is unreachable', async () => {

@@ -7,19 +7,25 @@ import { TRPCError } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { pricingInfo } from '../core/pricing/pricing.service';
+import { repeatedLogger } from '../shared/logger';
 import type { Settings } from '../shared/settings';
 import type { AppDeps } from './context';
 import { createRequestContext } from './context';
 import { toHttpError } from './errors';
+import { registerStatementRoutes } from './features/accounts/statement.route';
+import { registerDocumentRoutes } from './features/documents/documents.route';
+import { registerMessagingRoutes, registerProofPhoto } from './features/messaging/messaging.routes';
 import { registerMpesaCallbacks } from './features/mpesa/mpesa.callbacks';
-import { pricingInfo } from './features/pricing/pricing.service';
 import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
+import { registerGuestOrderForm } from './guest-order-form';
 import { registerLandingPage } from './landing-html';
 import { lazyChildLogger } from './logging';
+import { registerMetrics } from './metrics';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
-import { registerRoutePages } from './route-html';
+import { FIRST_DATA_SCRIPT_SRC, registerRoutePages } from './route-html';
 import { type AppRouter, appRouter } from './router';
 import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
@@ -61,7 +67,8 @@ function helmetOptions(mapTileUrl: string): HelmetOptions {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The staff screens' inline first-data script, allowed by its hash (server/route-html.ts).
+        scriptSrc: ["'self'", FIRST_DATA_SCRIPT_SRC],
         // React and maplibre set inline styles.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
@@ -165,11 +172,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     globalDecompression: false,
   });
 
+  // A dependency down fails every request the same way: one line per 30 s with a count, not one each.
+  const dependencyDown = repeatedLogger(app.log);
   app.setErrorHandler((err, req, reply) => {
     const http = toHttpError(err);
-    if (http.status >= 500) req.log.error({ err }, 'request failed');
+    if (http.status === 503)
+      dependencyDown('error', 'request:dependency-down', { err }, 'requests failed: a dependency is down');
+    else if (http.status >= 500) req.log.error({ err }, 'request failed');
     return reply.code(http.status).headers(http.headers).send(http.body);
   });
+
+  // Before the routes, so its timing hook sees every one of them.
+  registerMetrics(app, deps);
 
   // The client sends photos as data URLs over tRPC too (one transport), so /trpc takes the image limit.
   await app.register(async (scope) => {
@@ -198,9 +212,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   });
 
   registerRest(app, deps);
+  registerGuestOrderForm(app, deps);
   registerUploads(app, deps);
   registerTelemetryIngest(app, deps);
   registerMpesaCallbacks(app, deps);
+  registerMessagingRoutes(app, deps);
+  registerProofPhoto(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerStatementRoutes(app, deps);
   await registerQueueDashboard(app, deps);
 
   const openapi = buildOpenApiDocument(deps.settings.version);
@@ -208,6 +227,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   const clientDir = options.clientDir;
   const hasClient = clientDir !== undefined && existsSync(join(clientDir, 'index.html'));
+  let screensRouted = false;
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -227,13 +247,22 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     // `/` pre-rendered with the live pricing (server/landing-html.ts).
     await registerLandingPage(app, clientDir, () => pricingInfo(deps.database, deps.settings));
     // Every other screen: index.html with its own chunks preloaded (server/route-html.ts).
-    registerRoutePages(app, clientDir);
+    screensRouted = registerRoutePages(app, clientDir);
   }
 
   app.setNotFoundHandler((req, reply) => {
     const isApi = isApiPath(req.url);
     if (!isApi && hasClient && (req.method === 'GET' || req.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      // Every screen has its own route: anything else is not a page of ours. A person still gets the app
+      // (its 'Page not found' screen, with the way home), a crawler or a probe the 404 it should see; a
+      // path that names a file (/wp-login.php, /.env) gets no page at all.
+      if (screensRouted && /\/[^/]*\.[^/]*$/.test(req.url.split('?')[0]!))
+        return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+      return reply
+        .code(screensRouted ? 404 : 200)
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .sendFile('index.html');
     }
     return reply.code(404).send({ error: isApi ? 'No such API endpoint.' : 'Not found.' });
   });

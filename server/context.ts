@@ -1,15 +1,14 @@
 import type {} from '@fastify/cookie';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
+import { type CtxUser, toCtxUser } from '../core/access/actor';
+import { findSessionUser } from '../core/auth/auth.queries';
+import type { Limiters } from '../core/auth/rate-limit';
+import { verifyToken } from '../core/auth/tokens';
 import type { Database, Db } from '../drizzle/db';
-import { users } from '../drizzle/schema';
 import type { Llm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
 import type { Logger } from '../shared/logger';
-import type { Role } from '../shared/roles';
 import type { Settings } from '../shared/settings';
-import type { Limiters } from './auth/rate-limit';
-import { verifyToken } from './auth/tokens';
 
 /** Everything the app is built from; tests pass their own (PGlite, in-process jobs, a fixed clock). */
 export interface AppDeps {
@@ -23,16 +22,7 @@ export interface AppDeps {
   now?: () => Date;
 }
 
-export interface CtxUser {
-  id: number;
-  role: Role;
-  name: string;
-  email: string;
-  phone: string | null;
-  driverId: string | null;
-  /** The screens' language on this account (en or sw). */
-  language?: 'en' | 'sw';
-}
+export type { CtxUser };
 
 export type AuthProblem = 'expired' | 'invalid' | 'revoked' | 'disabled';
 
@@ -53,11 +43,15 @@ export interface Context {
   user: CtxUser | null;
   authProblem: AuthProblem | null;
   ip: string;
+  /** The request's User-Agent (the action log records it); absent without HTTP. */
+  userAgent?: string;
   now: () => Date;
   /** Present when the call came over HTTP (tRPC or REST); callers without HTTP have no answer to set it on. */
   setCookie?: SetCookie;
   /** The request's `Idempotency-Key` header, used by procedures marked `idempotent` (server/idempotency.ts). */
   idempotencyKey?: string;
+  /** The request's cookies (sign-in reads its device cookie); absent without HTTP. */
+  cookies?: Record<string, string | undefined>;
 }
 
 export function createInnerContext(deps: AppDeps, user: CtxUser | null = null, ip = '127.0.0.1'): Context {
@@ -71,28 +65,6 @@ export function createInnerContext(deps: AppDeps, user: CtxUser | null = null, i
   };
 }
 
-// Built once per database handle: the SELECT is the same for every signed-in request.
-const userById = new WeakMap<Db, ReturnType<typeof prepareUserById>>();
-
-function prepareUserById(db: Db) {
-  return db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('context_user_by_id');
-}
-
-async function findUser(db: Db, id: number) {
-  let query = userById.get(db);
-  if (!query) {
-    query = prepareUserById(db);
-    userById.set(db, query);
-  }
-  const [row] = await query.execute({ id });
-  return row;
-}
-
 /**
  * Resolves the bearer token of a request into the signed-in user, checking revocation on every call.
  * An anonymous request costs one small object: no token check, no database.
@@ -100,8 +72,13 @@ async function findUser(db: Db, id: number) {
 export async function createRequestContext(
   deps: AppDeps,
   request: {
-    headers: { authorization?: string | undefined; 'idempotency-key'?: string | string[] | undefined };
+    headers: {
+      authorization?: string | undefined;
+      'idempotency-key'?: string | string[] | undefined;
+      'user-agent'?: string | undefined;
+    };
     ip: string;
+    cookies?: Record<string, string | undefined>;
   },
   reply?: FastifyReply,
 ): Promise<Context> {
@@ -113,9 +90,12 @@ export async function createRequestContext(
     ip: request.ip,
     now: deps.now ?? newDate,
   };
+  const userAgent = request.headers['user-agent'];
+  if (userAgent) ctx.userAgent = userAgent.slice(0, 500);
   const idempotencyKey = request.headers['idempotency-key'];
   if (idempotencyKey !== undefined)
     ctx.idempotencyKey = Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey;
+  if (request.cookies) ctx.cookies = request.cookies;
   if (reply)
     ctx.setCookie = (name, value, options) =>
       void reply.setCookie(name, value, { ...options, secure: 'auto' });
@@ -131,7 +111,7 @@ export async function createRequestContext(
     ctx.authProblem = verified.reason;
     return ctx;
   }
-  const row = await findUser(deps.database.db, verified.claims.userId);
+  const row = await findSessionUser(deps.database.db, verified.claims.userId);
   if (!row || row.tokenVersion !== verified.claims.version) ctx.authProblem = 'revoked';
   else if (row.disabledAt) ctx.authProblem = 'disabled';
   else ctx.user = toCtxUser(row);
@@ -139,15 +119,3 @@ export async function createRequestContext(
 }
 
 const newDate = () => new Date();
-
-export function toCtxUser(row: typeof users.$inferSelect): CtxUser {
-  return {
-    id: row.id,
-    role: row.role,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    driverId: row.driverId,
-    language: row.language,
-  };
-}

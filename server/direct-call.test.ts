@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { appError } from '../core/errors';
 import { MESSAGES } from '../shared/constants';
 import { JobTransportUnavailableError } from '../shared/jobs';
 import type { Context } from './context';
 import { directCall, type Procedure, resolvedInput } from './direct-call';
-import { appError, GENERIC_SERVER_ERROR, toHttpError } from './errors';
+import { GENERIC_SERVER_ERROR, toHttpError } from './errors';
 import { idempotent } from './idempotency';
 import { procedureDefs, restRoutes } from './rest';
 import { PUBLIC_PROCEDURES, protectedProcedure, publicProcedure, roleProcedure, router } from './trpc';
@@ -34,15 +35,16 @@ const testRouter = router({
   dbAwaySync: publicProcedure.query(() => {
     throw dbAway();
   }),
-  dbAwayAsync: publicProcedure.input(ZSite).mutation(async () => {
+  dbAwayAsync: publicProcedure.input(ZSite).query(async () => {
     throw Object.assign(new Error('write failed'), { cause: dbAway() });
   }),
-  queueAway: publicProcedure.mutation(async () => {
+  queueAway: publicProcedure.query(async () => {
     throw new JobTransportUnavailableError(new Error('CLIENT PAUSE'));
   }),
   notFound: publicProcedure.input(ZSite).query(() => {
     throw appError('NOT_FOUND', 'Order not found.', { id: 7 });
   }),
+  written: publicProcedure.input(ZSite).mutation(({ input }) => input),
   signedIn: protectedProcedure.query(() => 'x'),
   ops: roleProcedure('ADMIN', 'OPS').query(() => 'x'),
   keyed: publicProcedure
@@ -168,6 +170,10 @@ describe('directCall answers exactly as tRPC’s chain does', () => {
 });
 
 describe('which procedures run directly', () => {
+  it('never a mutation: it runs through the chain, whose guard opens its action log scope', () => {
+    expect(directCall(procedures.written!)).toBeUndefined();
+  });
+
   it('never one with a middleware of its own: a sign-in, a role check, an idempotency key', () => {
     for (const name of ['signedIn', 'ops', 'keyed'])
       expect(directCall(procedures[name]!), name).toBeUndefined();

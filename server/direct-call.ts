@@ -8,7 +8,7 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context';
-import { dependencyUnavailable, guardDependencies, type Meta } from './trpc';
+import { guardDependencies, knownFailure, type Meta } from './trpc';
 
 export interface CallOptions {
   ctx: Context;
@@ -86,7 +86,9 @@ type DirectCall = (ctx: Context, raw: unknown, path: string) => unknown;
 export function directCall(procedure: Procedure): DirectCall | undefined {
   const { middlewares = [], inputs = [], resolver, meta, type } = procedure._def;
   const parsers = middlewares.slice(1, -1);
+  // A mutation runs through the chain: the guard opens its action-log scope (core/activity).
   const plain =
+    type === 'query' &&
     resolver !== undefined &&
     middlewares[0] === (guardDependencies as unknown) &&
     parsers.length === inputs.length &&
@@ -96,7 +98,7 @@ export function directCall(procedure: Procedure): DirectCall | undefined {
   const schemas = inputs as ZodInput[];
   // As the guard sees a failure: tRPC wraps a resolver's plain error, whose cause is then the error itself.
   const guarded = (err: unknown): never => {
-    throw dependencyUnavailable(err instanceof TRPCError ? (err.cause ?? err) : err) ?? err;
+    throw knownFailure(err instanceof TRPCError ? (err.cause ?? err) : err) ?? err;
   };
   const run = (ctx: Context, input: unknown, raw: unknown, path: string) => {
     const result = resolver({

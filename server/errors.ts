@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
+import { APP_ERROR_STATUS, AppError } from '../core/errors';
 import { isDatabaseUnavailable } from '../drizzle/errors';
 import { MESSAGES } from '../shared/constants';
 
@@ -17,18 +18,13 @@ export class ErrorDetails extends Error {
   }
 }
 
-type Code = ConstructorParameters<typeof TRPCError>[0]['code'];
-
-export function appError(
-  code: Code,
-  message: string,
-  body?: Record<string, unknown>,
-  headers?: Record<string, string>,
-) {
+/** A use case's refusal (core/errors.ts) as tRPC's error, with its extra fields kept for the answer. */
+export function fromAppError(err: AppError): TRPCError {
+  const hasDetails = Object.keys(err.body).length > 0 || Object.keys(err.headers).length > 0;
   return new TRPCError({
-    code,
-    message,
-    cause: body || headers ? new ErrorDetails(body, headers) : undefined,
+    code: err.code,
+    message: err.message,
+    cause: hasDetails ? new ErrorDetails(err.body, err.headers) : undefined,
   });
 }
 
@@ -57,6 +53,12 @@ export function toHttpError(err: unknown): HttpError {
     const details = err.cause instanceof ErrorDetails ? err.cause : undefined;
     return { status, body: { error: publicMessage(err), ...details?.body }, headers: details?.headers ?? {} };
   }
+  if (err instanceof AppError)
+    return {
+      status: APP_ERROR_STATUS[err.code],
+      body: { error: err.message, ...err.body },
+      headers: err.headers,
+    };
   // Outside a procedure (resolving the signed-in user, raw routes): the same 503 for a database away.
   if (isDatabaseUnavailable(err))
     return { status: 503, body: { error: MESSAGES.databaseUnavailable }, headers: { 'retry-after': '2' } };

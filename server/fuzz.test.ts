@@ -7,22 +7,34 @@
  * refused ones, sent first, must leave every table as it was. Requests the schema accepts (a number as
  * a string, an unknown field it drops) and the raw routes then only have to stay below 500.
  */
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { LIMIT_RULES } from '../core/auth/rate-limit';
 import { type DbOrTx, rows } from '../drizzle/db';
 import type { JobQueue } from '../shared/jobs';
 import type { Role } from '../shared/roles';
 import { makeAssignment, makeCost, makeDriver, makeOrder, makeStock, makeTruck } from '../test/factories';
 import { exampleUrl, type FuzzCase, fuzzCases, type Operation, operationsOf } from '../test/fuzz';
-import { createTestApp, type SignedIn, type TestApp } from '../test/helpers';
-import { LIMIT_RULES } from './auth/rate-limit';
+import { createTestApp, type SignedIn, type TestApp, testSettings } from '../test/helpers';
 import { buildOpenApiDocument } from './openapi';
 import { RAW_ROUTES } from './raw-routes';
 import { procedureDefs, restRoutes } from './rest';
 
 const MIN_CASES = 100;
 const DEVICE = 'dev-t1';
+/**
+ * Meta's webhook checks a signature before anything else: each case is signed with the app's secret (as
+ * Meta would sign it) so that its body reaches the parsing behind the check; the verify token is the one
+ * in the OpenAPI example.
+ */
+const WEBHOOK_SECRET = 'fuzz-meta-app-secret';
+const SIGNED = new Set(
+  RAW_ROUTES.filter((r) => r.access === 'signature').map((r) => r.operation.operationId),
+);
+const signature = (body: string) =>
+  `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
 
 let t: TestApp;
 /** Jobs are recorded, not run: the answers are under test here, and the briefing alone would take seconds. */
@@ -37,7 +49,13 @@ beforeAll(async () => {
   const limits = Object.fromEntries(
     Object.keys(LIMIT_RULES).map((k) => [k, { points: 1_000_000, duration: 60 }]),
   );
-  t = await createTestApp({ limits, jobs: QUEUE });
+  t = await createTestApp({
+    limits,
+    jobs: QUEUE,
+    settings: {
+      whatsapp: { ...testSettings().whatsapp, appSecret: WEBHOOK_SECRET, verifyToken: 'my-verify-token' },
+    },
+  });
 });
 afterAll(() => t.close());
 
@@ -170,6 +188,9 @@ describe('hostile and broken input', () => {
         headers: {
           ...(signedIn?.headers ?? {}),
           ...(c.contentType ? { 'content-type': c.contentType } : {}),
+          ...(SIGNED.has(op.operationId) && c.body !== undefined
+            ? { 'x-hub-signature-256': signature(c.body) }
+            : {}),
         },
         ...(c.body !== undefined ? { payload: c.body } : {}),
       });

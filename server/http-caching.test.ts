@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createLimiters, LIMIT_RULES } from '../core/auth/rate-limit';
 import { createDb, type Database } from '../drizzle/db';
 import { articles, pricingSettings } from '../drizzle/schema';
 import { silentLogger } from '../shared/logger';
@@ -9,7 +10,6 @@ import { withDatabase } from '../test/global-db';
 import { createTestApp, createTestDatabase, type TestApp, testSettings } from '../test/helpers';
 import { InProcessRunner } from '../worker/transport/in-process';
 import { buildApp } from './app';
-import { createLimiters, LIMIT_RULES } from './auth/rate-limit';
 
 /**
  * Issue 12, item 1 and 5: cacheable public answers carry an ETag and answer 304; JSON of 1 KB and more is

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { costs, fuelLogs, idempotencyKeys, loadEvents, stockTransactions } from '../drizzle/schema';
+import {
+  assignments,
+  costs,
+  fuelLogs,
+  idempotencyKeys,
+  loadEvents,
+  stockTransactions,
+} from '../drizzle/schema';
 import { makeAssignment, makeDriver, makeOrder, makeTruck } from '../test/factories';
 import { createTestApp, type SignedIn, type TestApp } from '../test/helpers';
 import { buildOpenApiDocument } from './openapi';
@@ -178,6 +185,30 @@ describe('Idempotency-Key', () => {
     expect(events[0]!.n).toBe(1);
   });
 
+  it("makes one load of an assignment the phone's outbox sends again with its key", async () => {
+    const admin = await t.signIn('ADMIN');
+    const driver = await makeDriver(t.database.db);
+    const truck = await makeTruck(t.database.db, { primaryDriverId: driver.id });
+    const order = await makeOrder(t.database.db, {
+      status: 'RECEIVED',
+      paymentStatus: 'CONFIRMED',
+      trucks: 2,
+    });
+    const body = { truckId: truck.id, driverId: driver.id, tonnes: 20 };
+    const assignKey = key();
+    const url = `/api/admin/orders/${order.id}/assignments`;
+    const first = await t.call('POST', url, admin, body, assignKey);
+    expect(first.statusCode).toBe(201);
+    const again = await t.call('POST', url, admin, body, assignKey);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).toBe(first.json().id);
+    const loads = await t.database.db
+      .select({ n: count() })
+      .from(assignments)
+      .where(eq(assignments.orderId, order.id));
+    expect(loads[0]!.n).toBe(1);
+  });
+
   it('refuses a malformed key with 400', async () => {
     const ops = await t.signIn('OPS');
     const truck = await makeTruck(t.database.db);
@@ -197,8 +228,10 @@ describe('Idempotency-Key', () => {
     expect(withKey.sort()).toEqual([
       'PATCH /api/admin/assignments/{id}',
       'POST /api/admin/costs',
+      'POST /api/admin/orders/{id}/assignments',
       'POST /api/admin/stock/receipt',
       'POST /api/fuel/logs',
+      'POST /api/orders',
       'PUT /api/driver/profile',
     ]);
     expect(doc.paths['/api/fuel/logs']?.post?.responses[422]).toBeDefined();

@@ -11,10 +11,10 @@
  * is refused with 422. A refused write (4xx) stores nothing: its replay is judged afresh.
  */
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { nothingChanged } from '../core/activity/activity';
+import { appError } from '../core/errors';
+import { findKey, lockKey, storeKey } from '../core/idempotency/keys.queries';
 import type { Db } from '../drizzle/db';
-import { idempotencyKeys } from '../drizzle/schema';
-import { appError } from './errors';
 import { middleware } from './trpc';
 
 export const IDEMPOTENCY_MESSAGES = {
@@ -63,21 +63,19 @@ export const idempotent = middleware(async ({ ctx, meta, path, input, next }) =>
   type Result = Awaited<ReturnType<typeof next>>;
   try {
     return await ctx.db.transaction(async (tx): Promise<Result> => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`idem:${userId}:${key}`}, 0))`);
-      const [first] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-        .limit(1);
+      await lockKey(tx, userId, key);
+      const first = await findKey(tx, userId, key);
       if (first) {
         if (first.route !== path || first.requestHash !== hash)
           throw appError('UNPROCESSABLE_CONTENT', IDEMPOTENCY_MESSAGES.keyReused);
-        // The stored answer, as the procedure's own would be (a middleware result tRPC passes on).
+        // The stored answer, as the procedure's own would be (a middleware result tRPC passes on); the
+        // first call's action log entry stands for it.
+        nothingChanged();
         return { ok: true, data: first.responseBody, marker: 'middlewareMarker' } as unknown as Result;
       }
       const result = await next({ ctx: { db: tx as unknown as Db } });
       if (!result.ok) throw new Refused(result);
-      await tx.insert(idempotencyKeys).values({
+      await storeKey(tx, {
         key,
         userId,
         route: path,

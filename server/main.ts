@@ -3,42 +3,49 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { adminExists, ensureAdmin } from '../core/auth/auth.service';
+import { createLimiters } from '../core/auth/rate-limit';
+import { removeServerPid, writeServerPid } from '../core/backup/server-lock';
+import { syncEtimsBranch } from '../core/etims/etims.service';
+import { BullProducer } from '../core/jobs/bullmq-producer';
+import { migrateFilesToDatabase, NAME_PATTERN } from '../core/uploads/uploads.service';
 import { createDb } from '../drizzle/db';
 import { keepRunningOnLostQueries } from '../drizzle/lost-queries';
 import { createLlm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
 import { jsonLogger } from '../shared/logger';
-import { loadSettings, SettingsError } from '../shared/settings';
-import { BullProducer } from '../worker/transport/bullmq-producer';
+import { loadSettingsOrExit, type Settings } from '../shared/settings';
 // The one place the server may start the worker: embedded mode runs jobs in this process.
 import { InProcessRunner } from '../worker/transport/in-process';
 import { buildApp } from './app';
-import { createLimiters } from './auth/rate-limit';
 import type { AppDeps } from './context';
-import { adminExists, ensureAdmin } from './features/auth/auth.service';
 import { loggerOptions } from './logging';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
-  let settings: ReturnType<typeof loadSettings>;
-  try {
-    settings = loadSettings();
-  } catch (err) {
-    if (err instanceof SettingsError) {
-      console.error(`Cannot start: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const settings = loadSettingsOrExit('');
 
   keepRunningOnLostQueries(jsonLogger(settings.logLevel));
   const database = await createDb({
     databaseUrl: settings.databaseUrl,
+    directUrl: settings.databaseDirectUrl,
+    poolSize: settings.databasePoolMax.server,
     dataDir: join(settings.dataDir, 'pglite'),
     // Embedded: PGlite works in a thread of its own, so a heavy query does not stall every request.
     thread: true,
   });
+  // Uploads an older version kept on this machine's disk move to the shared store (once; safe to repeat).
+  const uploads = await migrateFilesToDatabase(database.db, settings, (name) => NAME_PATTERN.test(name));
+  if (uploads.moved)
+    jsonLogger(settings.logLevel).info({ moved: uploads.moved }, 'uploads moved into the database');
+  if (uploads.kept.length)
+    jsonLogger(settings.logLevel).warn(
+      { kept: uploads.kept },
+      'uploads left in DATA_DIR/uploads: the database holds other bytes under the same names',
+    );
+  // Invoices are numbered under the branch these settings name (eTIMS on) or the local one (off).
+  await syncEtimsBranch(database.db, settings, new Date());
 
   const llm = createLlm(settings.openai);
   let jobs: JobQueue;
@@ -56,6 +63,11 @@ async function main() {
     );
     // Record liveness at once rather than at the first cron minute.
     await jobs.enqueue('system.heartbeat', {});
+    // A backup slot missed while the server was off is made up now, not at the next quarter hour.
+    if (settings.backup.cron) await jobs.enqueue('backup.scheduled', {});
+    // `npm run backup` and `npm run restore` must not open this data directory while it is ours.
+    writeServerPid(settings.dataDir);
+    process.on('exit', () => removeServerPid(settings.dataDir));
   }
 
   const app = await buildApp(
@@ -117,10 +129,7 @@ async function main() {
 }
 
 /** Ensures an ADMIN exists; returns what to print about signing in. */
-async function bootstrapAdmin(
-  settings: ReturnType<typeof loadSettings>,
-  db: Parameters<typeof ensureAdmin>[0],
-) {
+async function bootstrapAdmin(settings: Settings, db: Parameters<typeof ensureAdmin>[0]) {
   if (settings.adminEmail && settings.adminPassword) {
     if (settings.adminPassword.trim().length < 8) {
       console.error('Cannot start: ADMIN_PASSWORD must be at least 8 characters.');

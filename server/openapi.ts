@@ -8,7 +8,23 @@ type Json = Record<string, unknown>;
 
 function schemaOf(value: unknown, io: 'input' | 'output'): Json | undefined {
   if (!(value instanceof z.ZodType)) return undefined;
-  return z.toJSONSchema(value, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Json;
+  return withNullInEnums(
+    z.toJSONSchema(value, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Json,
+  );
+}
+
+/**
+ * OpenAPI 3.0's `nullable: true` does not widen an `enum`: a validator (ajv) checks null against the enum
+ * and refuses it. A nullable enum therefore lists null among its values.
+ */
+function withNullInEnums<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withNullInEnums) as T;
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema as Json)) out[k] = withNullInEnums(v);
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null))
+    out.enum = [...out.enum, null];
+  return out as T;
 }
 
 /** The input schema without the path parameters, which the path alone carries. */
@@ -24,7 +40,15 @@ const ERROR_SCHEMAS = {
   Error: {
     type: 'object',
     required: ['error'],
-    properties: { error: { type: 'string', description: 'A message a person can read' } },
+    properties: {
+      error: { type: 'string', description: 'A message a person can read' },
+      reason: {
+        type: 'string',
+        enum: ['expired', 'invalid', 'revoked', 'disabled'],
+        description:
+          'On 401 for a sent token: why it no longer works. After revoked (signed out everywhere, or a new password) and disabled, the device deletes what it kept for this user.',
+      },
+    },
     example: { error: 'Provide a short description.' },
   },
   DuplicateConflict: {
@@ -39,6 +63,24 @@ const ERROR_SCHEMAS = {
       existing: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
     },
   },
+  UnpaidConflict: {
+    type: 'object',
+    description:
+      "A refusal; with `unpaid: true` the order's payment is not confirmed yet, and ADMIN may schedule anyway by resending with `confirmUnpaid: true`.",
+    required: ['error'],
+    properties: {
+      error: { type: 'string' },
+      unpaid: {
+        type: 'boolean',
+        enum: [true],
+        description: 'The order is not paid yet (ADMIN may override)',
+      },
+    },
+    example: {
+      error: "This order's payment is not confirmed yet. Confirming schedules the load before payment.",
+      unpaid: true,
+    },
+  },
 };
 
 const ERROR_TEXT: Record<number, string> = {
@@ -47,24 +89,36 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'This role may not call it',
   404: 'Not found, or not yours',
   409: 'Conflicts with the current state',
-  413: 'The request is too large',
+  413: 'The request body is larger than the limit (BODY_LIMIT, 1 MB by default; photos 8 MB)',
   422: 'This Idempotency-Key was already used for a different request',
   429: 'Too many attempts; see Retry-After',
   503: 'A dependency (database or queue) is down; try again shortly',
 };
 
-function errorResponses(route: RestRoute, hasInput: boolean, isPublic: boolean, idempotent: boolean): Json {
+function errorResponses(
+  route: RestRoute,
+  hasInput: boolean,
+  hasBody: boolean,
+  isPublic: boolean,
+  idempotent: boolean,
+): Json {
   const codes = new Set<number>([...(route.errors ?? [])]);
   if (idempotent) codes.add(422);
   if (hasInput) codes.add(400);
   if (!isPublic) codes.add(401);
   if (route.roles && route.roles.length < ROLES.length) codes.add(403);
   if (route.params.length) codes.add(404);
-  if (route.bodyLimit) codes.add(413);
+  // Every body is held to a limit (the app's BODY_LIMIT, or the route's own).
+  if (hasBody || route.bodyLimit) codes.add(413);
   codes.add(503);
   const out: Json = {};
   for (const code of [...codes].sort()) {
-    const schema = code === 409 && route.duplicateConflict ? 'DuplicateConflict' : 'Error';
+    const schema =
+      code === 409 && route.duplicateConflict
+        ? 'DuplicateConflict'
+        : code === 409 && route.unpaidConflict
+          ? 'UnpaidConflict'
+          : 'Error';
     out[code] = {
       description: ERROR_TEXT[code],
       ...(code === 429
@@ -162,7 +216,13 @@ export function buildOpenApiDocument(version: string) {
           content: { 'application/json': { schema: outputSchema ?? {} } },
         },
         ...(route.etag ? { 304: { description: 'Not modified: the If-None-Match ETag is current' } } : {}),
-        ...errorResponses(route, Boolean(inputSchema), isPublic, Boolean(def.meta?.idempotent)),
+        ...errorResponses(
+          route,
+          Boolean(inputSchema),
+          requestBody !== undefined || !['GET', 'DELETE'].includes(route.method),
+          isPublic,
+          Boolean(def.meta?.idempotent),
+        ),
       },
     };
   }

@@ -1,4 +1,11 @@
 import type { Role } from '../shared/roles';
+import { STATEMENT_ROUTES } from './features/accounts/statement.route';
+import { DOCUMENT_ROUTES } from './features/documents/documents.route';
+import {
+  SMS_DELIVERY_PATH,
+  SMS_INBOUND_PATH,
+  WHATSAPP_WEBHOOK_PATH,
+} from './features/messaging/messaging.routes';
 import type { RestMethod } from './trpc';
 
 /**
@@ -12,9 +19,10 @@ export interface RawRoute {
   path: string;
   /**
    * Who may call: anyone (`public`), a tracker by its device id (`device`), whoever knows the secret path
-   * segment (`secret`: Daraja's callbacks; any other segment is 404), or these roles.
+   * segment (`secret`: Daraja's and Africa's Talking's callbacks; any other segment is 404), whoever signs
+   * the body (`signature`: Meta's webhook, X-Hub-Signature-256; unsigned is 401), or these roles.
    */
-  access: 'public' | 'device' | 'secret' | readonly Role[];
+  access: 'public' | 'device' | 'secret' | 'signature' | readonly Role[];
   /** What a refused role gets: 403, or 404 where a 403 would confirm that the thing exists. */
   refusedWith?: 403 | 404;
   /** A request that exercises the access check (path filled in). */
@@ -146,6 +154,217 @@ const MPESA_ROUTES: RawRoute[] = [
         },
       },
       responses: { 200: ack, 400: err('The body is not JSON'), 404: notFound, 413: err('Too large') },
+    },
+  },
+];
+
+const atSecretParam = {
+  ...secretParam,
+  description: 'AT_CALLBACK_SECRET; any other value (or none set) answers 404',
+};
+const received = { description: 'Stored; processed after this answer', content: json('CallbackReceived') };
+const whatsappMessage = {
+  object: 'whatsapp_business_account',
+  entry: [
+    {
+      id: '102290129340398',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: '254700000000', phone_number_id: '106540352242922' },
+            contacts: [{ profile: { name: 'Mary Njeri' }, wa_id: '254712345678' }],
+            messages: [
+              {
+                from: '254712345678',
+                id: 'wamid.HBgMMjU0NzEyMzQ1Njc4FQIAEhgUM0VCMDRGRTk4QkYxNTYxMjQ0RjAA',
+                timestamp: '1795650000',
+                type: 'text',
+                text: { body: 'Nataka trips tatu hadi Juja' },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+/** WhatsApp Cloud API's webhook and Africa's Talking's callbacks (issue 29). */
+const MESSAGING_ROUTES: RawRoute[] = [
+  {
+    method: 'GET',
+    path: WHATSAPP_WEBHOOK_PATH,
+    access: 'public',
+    probe: { path: `${WHATSAPP_WEBHOOK_PATH}?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1` },
+    operation: {
+      operationId: 'whatsapp.verify',
+      summary: "Meta's webhook subscription handshake",
+      description:
+        'Echoes hub.challenge when hub.mode is subscribe and hub.verify_token is WHATSAPP_VERIFY_TOKEN; 403 otherwise, and while the token is unset.',
+      security: [],
+      parameters: [
+        {
+          name: 'hub.mode',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', enum: ['subscribe'] },
+          example: 'subscribe',
+        },
+        {
+          name: 'hub.verify_token',
+          in: 'query',
+          required: true,
+          schema: { type: 'string' },
+          example: 'my-verify-token',
+        },
+        {
+          name: 'hub.challenge',
+          in: 'query',
+          required: true,
+          schema: { type: 'string' },
+          example: '1158201444',
+        },
+      ],
+      responses: {
+        200: { description: 'The challenge', content: { 'text/plain': { schema: { type: 'string' } } } },
+        403: err('Wrong mode or verify token, or no token set'),
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: WHATSAPP_WEBHOOK_PATH,
+    access: 'signature',
+    probe: { path: WHATSAPP_WEBHOOK_PATH, body: whatsappMessage },
+    operation: {
+      operationId: 'whatsapp.webhook',
+      summary: "WhatsApp Cloud API: customers' messages and reports on ours",
+      description:
+        "Checked first: X-Hub-Signature-256 must be sha256= the HMAC-SHA256 of the raw body with WHATSAPP_APP_SECRET (constant-time; refused while the secret is unset). Stored as it came and answered at once; processed after, once per message id (Meta's retries and replays are ignored): the conversation answers, and status reports (sent, delivered, read, failed with Meta's code) update the messages we sent.",
+      security: [],
+      parameters: [
+        {
+          name: 'X-Hub-Signature-256',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+          example: 'sha256=0363007aabdf1ab579f35936651a460fb5fa1aaf40df98b1264446b72cc96688',
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object' }, example: whatsappMessage } },
+      },
+      responses: {
+        200: received,
+        400: err('The body is not JSON'),
+        401: err('No signature, a wrong one, or WHATSAPP_APP_SECRET unset'),
+        413: err('Too large'),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/track/{token}/proof/{loadId}',
+    access: 'public',
+    probe: { path: '/api/track/00000000000000000000000000000000/proof/1' },
+    operation: {
+      operationId: 'tracking.proofPhoto',
+      summary: "A delivered load's proof photo, for the holder of the order's tracking link",
+      description:
+        'The photo the driver took at the hand-over (re-encoded JPEG). The tracking token is the permission (the WhatsApp image of the delivered news links here); any other token or load answers 404.',
+      security: [],
+      parameters: [
+        {
+          name: 'token',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,100}$' },
+          example: '0123456789abcdef0123456789abcdef',
+        },
+        { name: 'loadId', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, example: 7 },
+      ],
+      responses: {
+        200: {
+          description: 'The photo',
+          content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+        },
+        404: err('No such photo for this token'),
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: `${SMS_DELIVERY_PATH}/{secret}`,
+    access: 'secret',
+    probe: { path: `${SMS_DELIVERY_PATH}/wrong-secret-0123456789`, body: 'id=ATXid_1&status=Success' },
+    operation: {
+      operationId: 'sms.delivery',
+      summary: "Africa's Talking: an SMS delivery report",
+      description:
+        "Africa's Talking signs nothing: the secret last segment and AT_CALLBACK_IPS protect it (anything else is 404). Stored and answered at once; the message with this id becomes DELIVERED (Success) or FAILED with the status and failureReason (Rejected, Failed, AbsentSubscriber, Expired); UserInBlackList stops SMS to that number.",
+      security: [],
+      parameters: [atSecretParam],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: { $ref: '#/components/schemas/SmsDeliveryReport' },
+            example: {
+              id: 'ATXid_00000001',
+              status: 'Success',
+              phoneNumber: '+254712345678',
+              networkCode: '63902',
+              retryCount: '0',
+            },
+          },
+        },
+      },
+      responses: {
+        200: received,
+        404: err('Wrong secret, no secret set, or an address outside AT_CALLBACK_IPS'),
+        413: err('Too large'),
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: `${SMS_INBOUND_PATH}/{secret}`,
+    access: 'secret',
+    probe: {
+      path: `${SMS_INBOUND_PATH}/wrong-secret-0123456789`,
+      body: 'id=1&from=%2B254712345678&text=STOP',
+    },
+    operation: {
+      operationId: 'sms.inbound',
+      summary: "Africa's Talking: an SMS a customer sent",
+      description:
+        'Protected like the delivery report. Recorded on the number’s conversation; STOP (STOPALL, UNSUBSCRIBE, QUIT, SITISHA, SIMAMISHA) stops SMS to the number, START (ANZA) allows them again.',
+      security: [],
+      parameters: [atSecretParam],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: { $ref: '#/components/schemas/SmsIncoming' },
+            example: {
+              id: 'a8b7c6d5',
+              from: '+254712345678',
+              to: '20880',
+              text: 'STOP',
+              date: '2026-11-26 09:30:00',
+              linkId: '',
+            },
+          },
+        },
+      },
+      responses: {
+        200: received,
+        404: err('Wrong secret, no secret set, or an address outside AT_CALLBACK_IPS'),
+        413: err('Too large'),
+      },
     },
   },
 ];
@@ -285,9 +504,54 @@ export const RAW_ROUTES: RawRoute[] = [
     },
   },
   ...MPESA_ROUTES,
+  ...MESSAGING_ROUTES,
+  ...DOCUMENT_ROUTES,
+  ...STATEMENT_ROUTES,
 ];
 
 export const RAW_SCHEMAS = {
+  CallbackReceived: {
+    type: 'object',
+    required: ['received'],
+    properties: { received: { type: 'boolean', enum: [true] } },
+  },
+  SmsDeliveryReport: {
+    type: 'object',
+    required: ['id', 'status'],
+    properties: {
+      id: { type: 'string', description: "Africa's Talking's message id" },
+      status: {
+        type: 'string',
+        enum: [
+          'Sent',
+          'Submitted',
+          'Buffered',
+          'Rejected',
+          'Success',
+          'Failed',
+          'AbsentSubscriber',
+          'Expired',
+        ],
+      },
+      phoneNumber: { type: 'string' },
+      networkCode: { type: 'string' },
+      failureReason: { type: 'string' },
+      retryCount: { type: 'string' },
+    },
+  },
+  SmsIncoming: {
+    type: 'object',
+    required: ['id', 'from', 'text'],
+    properties: {
+      id: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      text: { type: 'string' },
+      date: { type: 'string' },
+      linkId: { type: 'string' },
+      networkCode: { type: 'string' },
+    },
+  },
   MpesaAccepted: {
     type: 'object',
     required: ['ResultCode', 'ResultDesc'],

@@ -2,12 +2,38 @@
  * The screens other than `/` (/fuel, /driver, /ops/…, /track/…) as index.html plus modulepreloads of
  * their own chunks, from the build's `.vite/route-preloads.json` (vite.config.ts). A cold load of /fuel
  * then fetches the fuel screen and the API layer beside the entry, instead of after the entry has run
- * and the router has asked for them. Each page is built once at start, in every encoding.
+ * and the router has asked for them. The staff screens' pages also start their first data request
+ * (withFirstData). Each page is built once at start, in every encoding.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { firstDataScript } from '../shared/first-data';
 import { htmlPage, sendPage } from './landing-html';
+
+/** The staff screens whose HTML starts their first data request (shared/first-data.ts, issue 28). */
+export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
+  '/ops/:tab?',
+  '/driver',
+  '/fuel',
+  '/customer',
+]);
+/** The inline script, the same text on every page that carries it. */
+export const FIRST_DATA_SCRIPT = firstDataScript();
+/** The content security policy's source for exactly that script (no 'unsafe-inline'). */
+export const FIRST_DATA_SCRIPT_SRC = `'sha256-${createHash('sha256').update(FIRST_DATA_SCRIPT).digest('base64')}'`;
+
+/**
+ * index.html with the first-data script right after `<meta charset>`: before the stylesheet, which an
+ * inline script placed after it would wait for, and before the entry script.
+ */
+export function withFirstData(template: string): string {
+  const charset = /<meta charset[^>]*>/i.exec(template);
+  if (!charset) throw new Error('index.html has no <meta charset>.');
+  const at = charset.index + charset[0].length;
+  return `${template.slice(0, at)}\n    <script>${FIRST_DATA_SCRIPT}</script>${template.slice(at)}`;
+}
 
 export interface RoutePreloads {
   /** A route path of client/routes.tsx, e.g. `/ops/:tab?` (the same syntax in Fastify). */
@@ -22,14 +48,19 @@ export function withPreloads(template: string, files: readonly string[]): string
   return template.replace('</head>', `    ${links}\n  </head>`);
 }
 
-/** Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback. */
-export function registerRoutePages(app: FastifyInstance, clientDir: string): void {
+/**
+ * Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback.
+ * True when the screens have routes of their own (so any other path is not a screen).
+ */
+export function registerRoutePages(app: FastifyInstance, clientDir: string): boolean {
   const list = join(clientDir, '.vite', 'route-preloads.json');
-  if (!existsSync(list)) return;
+  if (!existsSync(list)) return false;
   const template = readFileSync(join(clientDir, 'index.html'), 'utf8');
   const routes = JSON.parse(readFileSync(list, 'utf8')) as RoutePreloads[];
   for (const { path, preloads } of routes) {
-    const page = htmlPage(withPreloads(template, preloads));
+    const html = withPreloads(template, preloads);
+    const page = htmlPage(FIRST_DATA_ROUTES.has(path) ? withFirstData(html) : html);
     app.get(path, (req, reply) => sendPage(req, reply, page));
   }
+  return true;
 }

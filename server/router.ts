@@ -1,7 +1,10 @@
+import { accountsAdminRouter, accountsCustomerRouter } from './features/accounts/accounts.router';
+import { activityRouter } from './features/activity/activity.router';
 import { adminOrdersRouter } from './features/admin-orders/admin-orders.router';
 import { articlesRouter } from './features/articles/articles.router';
 import { auditRouter } from './features/audit/audit.router';
 import { authRouter } from './features/auth/auth.router';
+import { backupsRouter } from './features/backups/backups.router';
 import { chatbotRouter } from './features/chatbot/chatbot.router';
 import { costsRouter } from './features/costs/costs.router';
 import { dashboardRouter } from './features/dashboard/dashboard.router';
@@ -10,6 +13,8 @@ import { driversRouter } from './features/drivers/drivers.router';
 import { financeRouter } from './features/finance/finance.router';
 import { fuelRouter } from './features/fuel/fuel.router';
 import { insightsRouter } from './features/insights/insights.router';
+import { invoicesRouter } from './features/invoices/invoices.router';
+import { messagingRouter } from './features/messaging/messaging.router';
 import { mpesaRouter, paymentsAdminRouter } from './features/mpesa/mpesa.router';
 import { notificationsRouter } from './features/notifications/notifications.router';
 import { ordersRouter } from './features/orders/orders.router';
@@ -37,6 +42,7 @@ export const appRouter = router({
   chatbot: chatbotRouter,
   mpesa: mpesaRouter,
   tracking: trackingRouter,
+  customers: accountsCustomerRouter,
   admin: router({
     users: usersRouter,
     orders: adminOrdersRouter,
@@ -50,8 +56,13 @@ export const appRouter = router({
     notifications: notificationsRouter,
     ai: insightsRouter,
     queues: queuesRouter,
+    backups: backupsRouter,
     payments: paymentsAdminRouter,
     trips: tripsRouter,
+    invoices: invoicesRouter,
+    accounts: accountsAdminRouter,
+    activity: activityRouter,
+    messaging: messagingRouter,
   }),
 });
 

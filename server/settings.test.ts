@@ -36,6 +36,18 @@ describe('loadSettings', () => {
     });
   });
 
+  it('builds the dispatch WhatsApp link from a number, keeps a link, and refuses anything else', () => {
+    const whatsapp = (env: Record<string, string>) =>
+      loadSettings({ DATA_DIR: dir, ...env }).dispatch.whatsapp;
+    expect(whatsapp({ DISPATCH_WHATSAPP: '254722000111' })).toBe('https://wa.me/254722000111');
+    expect(whatsapp({ DISPATCH_WHATSAPP: '0722 000 111' })).toBe('https://wa.me/254722000111');
+    expect(whatsapp({ DISPATCH_WHATSAPP: 'https://wa.me/254722000111' })).toBe('https://wa.me/254722000111');
+    // Unset: the dispatch phone's own WhatsApp, or none for a landline.
+    expect(whatsapp({ DISPATCH_PHONE: '0733 111 222' })).toBe('https://wa.me/254733111222');
+    expect(whatsapp({ DISPATCH_PHONE: '020 765 4321' })).toBe('');
+    expect(() => loadSettings({ DATA_DIR: dir, DISPATCH_WHATSAPP: 'call us' })).toThrow(/DISPATCH_WHATSAPP/);
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadSettings({ DATA_DIR: dir, PORT: 'abc' })).toThrow(/PORT/);
   });
@@ -48,6 +60,35 @@ describe('loadSettings', () => {
     expect(() => loadSettings({ DATA_DIR: dir, IDEMPOTENCY_RETENTION_DAYS: '0' })).toThrow(
       /IDEMPOTENCY_RETENTION_DAYS/,
     );
+  });
+
+  it('takes pool sizes and the direct URL as settings', () => {
+    expect(loadSettings({ DATA_DIR: dir })).toMatchObject({
+      databasePoolMax: { server: 10, worker: 5 },
+      databaseDirectUrl: undefined,
+    });
+    const set = loadSettings({
+      DATA_DIR: dir,
+      DATABASE_URL: 'postgres://x@pgbouncer:6432/db',
+      DATABASE_DIRECT_URL: 'postgres://x@postgres:5432/db',
+      DATABASE_POOL_MAX: '4',
+      WORKER_DATABASE_POOL_MAX: '2',
+      JWT_SECRET: 'x'.repeat(32),
+    });
+    expect(set).toMatchObject({
+      databasePoolMax: { server: 4, worker: 2 },
+      databaseDirectUrl: 'postgres://x@postgres:5432/db',
+    });
+    expect(() => loadSettings({ DATA_DIR: dir, DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+  });
+
+  it('keeps uploads in the database with DATABASE_URL and in DATA_DIR without, unless told', () => {
+    const services = { DATA_DIR: dir, DATABASE_URL: 'postgres://x@localhost/db', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadSettings({ DATA_DIR: dir }).uploadStorage).toBe('files');
+    expect(loadSettings(services).uploadStorage).toBe('database');
+    expect(loadSettings({ ...services, UPLOAD_STORAGE: 'files' }).uploadStorage).toBe('files');
+    expect(loadSettings({ DATA_DIR: dir, UPLOAD_STORAGE: 'database' }).uploadStorage).toBe('database');
+    expect(() => loadSettings({ DATA_DIR: dir, UPLOAD_STORAGE: 's3' })).toThrow(/UPLOAD_STORAGE/);
   });
 });
 

@@ -102,6 +102,32 @@ describe('raw /api routes (outside tRPC)', () => {
     },
   );
 
+  it('signed routes refuse a body without a valid signature with 401, never a 2xx', async () => {
+    const signed = RAW_ROUTES.filter((r) => r.access === 'signature');
+    expect(signed.length).toBeGreaterThan(0);
+    for (const route of signed)
+      for (const headers of [{}, { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` }]) {
+        const res = await t.app.inject({
+          method: route.method,
+          url: route.probe.path,
+          headers,
+          payload: route.probe.body as object,
+        });
+        expect(res.statusCode, `${route.method} ${route.path}`).toBe(401);
+      }
+  });
+
+  it('secret routes answer a wrong secret with 404, never a 2xx', async () => {
+    for (const route of RAW_ROUTES.filter((r) => r.access === 'secret')) {
+      const res = await t.app.inject({
+        method: route.method,
+        url: route.probe.path,
+        ...(route.probe.body ? { payload: route.probe.body as object } : {}),
+      });
+      expect(res.statusCode, `${route.method} ${route.path}`).toBe(404);
+    }
+  });
+
   it('device routes answer an unknown device with 404, never a 2xx', async () => {
     for (const route of RAW_ROUTES.filter((r) => r.access === 'device')) {
       const res = await t.app.inject({

@@ -6,12 +6,14 @@
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { currentActivityScope, inActivityScope } from '../core/activity/activity';
+import { AppError } from '../core/errors';
 import { isDatabaseUnavailable } from '../drizzle/errors';
 import { MESSAGES } from '../shared/constants';
 import { JobTransportUnavailableError } from '../shared/jobs';
 import { ROLES, type Role } from '../shared/roles';
 import type { Context, CtxUser } from './context';
-import { ErrorDetails, publicMessage } from './errors';
+import { ErrorDetails, fromAppError, publicMessage } from './errors';
 
 // 1. INITIALISATION
 
@@ -34,6 +36,8 @@ export interface RestMeta {
   errors?: readonly RestErrorStatus[];
   /** Its 409 is the duplicate answer (`DuplicateConflict`: resend with overrideDuplicate and duplicateOf). */
   duplicateConflict?: true;
+  /** Its 409 may be the unpaid-order answer (`UnpaidConflict`: resend with confirmUnpaid as ADMIN). */
+  unpaidConflict?: true;
   /** A GET whose answer carries an ETag; a matching If-None-Match answers 304 without a body. */
   etag?: true;
   /**
@@ -83,8 +87,14 @@ export const createCallerFactory = t.createCallerFactory;
 /** Procedures anyone may call, by path. Adding one here is a decision: keep it short. */
 export const PUBLIC_PROCEDURES = [
   'system.health',
+  'system.livez',
+  'system.readyz',
   'auth.login',
   'auth.register',
+  'auth.passwordOptions',
+  // Forgotten passwords: the same answer for any address, limited; the e-mailed token is the permission.
+  'auth.requestPasswordReset',
+  'auth.confirmPasswordReset',
   'pricing.get',
   'pricing.quote',
   'orders.createGuest',
@@ -98,8 +108,12 @@ export const PUBLIC_PROCEDURES = [
   'mpesa.stkStatus',
 ] as const;
 
-/** The 503 a failed call answers when its cause is a dependency away; undefined for any other failure. */
-export function dependencyUnavailable(cause: unknown): TRPCError | undefined {
+/**
+ * What a failed call answers when its cause is known: a use case's refusal (core's AppError) as its own
+ * code and message, a dependency away as 503; undefined for any other failure (a 500).
+ */
+export function knownFailure(cause: unknown): TRPCError | undefined {
+  if (cause instanceof AppError) return fromAppError(cause);
   if (isDatabaseUnavailable(cause))
     return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: MESSAGES.databaseUnavailable, cause });
   if (cause instanceof JobTransportUnavailableError)
@@ -108,24 +122,49 @@ export function dependencyUnavailable(cause: unknown): TRPCError | undefined {
 }
 
 /**
- * Every procedure runs under this guard: the database being unreachable (a connection cut, a statement
- * time-out) or the job queue being down answers 503 with a message, never 500 — over /trpc and REST.
+ * Every procedure runs under this guard: a use case's refusal becomes its 4xx, and the database being
+ * unreachable (a connection cut, a statement time-out) or the job queue being down answers 503 with a
+ * message, never 500 — over /trpc and REST.
  * Exported as the function itself: the REST adapter recognises a chain that holds nothing else.
  */
-export const guardDependencies: Parameters<typeof t.middleware>[0] = async ({ next }) => {
-  const result = await next();
+export const guardDependencies: Parameters<typeof t.middleware>[0] = async ({ ctx, type, path, next }) => {
+  const result = type === 'mutation' ? await withActivity(ctx, path, next) : await next();
   if (!result.ok) {
-    const unavailable = dependencyUnavailable(result.error.cause ?? result.error);
-    if (unavailable) throw unavailable;
+    const known = knownFailure(result.error.cause ?? result.error);
+    if (known) throw known;
   }
   return result;
 };
+
+/**
+ * Every mutation runs in an activity scope (core/activity): who is acting, from where, through which
+ * procedure. The use case writes the entry in its own transaction; a signed-in user's mutation that
+ * succeeded without one is reported here (and fails server/activity.test.ts).
+ */
+async function withActivity<R extends { ok: boolean }>(ctx: Context, path: string, next: () => Promise<R>) {
+  const user = ctx.user;
+  return inActivityScope(
+    {
+      actor: user ? { id: user.id, name: user.name, role: user.role } : null,
+      procedure: path,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent ?? null,
+    },
+    async () => {
+      const result = await next();
+      const scope = currentActivityScope();
+      if (result.ok && user && scope && scope.recorded === 0 && !scope.unchanged)
+        ctx.deps.log.error({ procedure: path }, 'a mutation wrote no action log entry');
+      return result;
+    },
+  );
+}
 
 const baseProcedure = t.procedure.use(guardDependencies);
 
 export const publicProcedure = baseProcedure;
 
-const isAuthed = t.middleware(({ ctx, next }) => {
+const isAuthed = t.middleware(({ ctx, path, next }) => {
   if (!ctx.user) {
     const message =
       ctx.authProblem === 'expired' || ctx.authProblem === 'revoked'
@@ -133,10 +172,28 @@ const isAuthed = t.middleware(({ ctx, next }) => {
         : ctx.authProblem === 'disabled'
           ? MESSAGES.accountDisabled
           : MESSAGES.signInRequired;
-    throw new TRPCError({ code: 'UNAUTHORIZED', message });
+    // Why the sent token no longer works: after `revoked` (signed out everywhere, a new password) and
+    // `disabled` the device deletes what it kept of this user (client/session.ts).
+    throw new TRPCError({
+      code: 'UNAUTHORIZED',
+      message,
+      ...(ctx.authProblem ? { cause: new ErrorDetails({ reason: ctx.authProblem }) } : {}),
+    });
   }
+  // A one-time password from an ADMIN opens only the password screen's calls until it is changed.
+  if (ctx.user.mustChangePassword && !WHILE_CHANGING_PASSWORD.has(path))
+    throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.mustChangePassword });
   return next({ ctx: { ...ctx, user: ctx.user as CtxUser } });
 });
+
+/** What a user signed in with a one-time password may call before choosing a new one. */
+const WHILE_CHANGING_PASSWORD = new Set([
+  'auth.me',
+  'auth.changePassword',
+  'auth.logout',
+  'auth.logoutAll',
+  'auth.setLanguage',
+]);
 
 /** Any signed-in user, whatever the role. Row scoping (own orders, own driver) is the query's job. */
 export const protectedProcedure = baseProcedure.meta({ roles: ROLES }).use(isAuthed);

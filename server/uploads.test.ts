@@ -1,23 +1,34 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drivers, fuelLogs } from '../drizzle/schema';
-import { imageDataUrl, makeDriver, makeFuelLog, makeTruck } from '../test/factories';
+import { storeImage, uploadStore, uploadsDir } from '../core/uploads/uploads.service';
+import { deliveryProofs, drivers, fuelLogs, uploads } from '../drizzle/schema';
+import {
+  imageDataUrl,
+  makeAssignment,
+  makeDriver,
+  makeFuelLog,
+  makeOrder,
+  makeTruck,
+} from '../test/factories';
 import { createTestApp, type TestApp } from '../test/helpers';
-import { storeImage, uploadsDir } from './uploads';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ settings: { dataDir: `/tmp/mchanga-uploads-test-${process.pid}` } });
-});
-afterAll(() => t.close());
+// Every upload test runs against both stores: DATA_DIR files (embedded) and the uploads table (services).
+describe.each(['files', 'database'] as const)('GET /api/uploads/:name (%s store)', (uploadStorage) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      settings: { dataDir: `/tmp/mchanga-uploads-test-${process.pid}`, uploadStorage },
+    });
+  });
+  afterAll(() => t.close());
+  const store = () => uploadStore(t.database.db, t.deps.settings);
 
-describe('GET /api/uploads/:name', () => {
   it('serves driver documents only to ADMIN and the driver they belong to', async () => {
-    const photo = await storeImage(t.deps.settings, await imageDataUrl(), 'driver-photo');
+    const photo = await storeImage(store(), await imageDataUrl(), 'driver-photo');
     const driver = await makeDriver(t.database.db, { photoPath: photo });
     const other = await makeDriver(t.database.db);
     const admin = await t.signIn('ADMIN');
@@ -41,8 +52,8 @@ describe('GET /api/uploads/:name', () => {
       .png()
       .toBuffer();
     const dataUrl = `data:image/png;base64,${png.toString('base64')}`;
-    const name = await storeImage(t.deps.settings, dataUrl, 'fuel-photo');
-    const orphan = await storeImage(t.deps.settings, dataUrl, 'fuel-photo');
+    const name = await storeImage(store(), dataUrl, 'fuel-photo');
+    const orphan = await storeImage(store(), dataUrl, 'fuel-photo');
     const truck = await makeTruck(t.database.db);
     await makeFuelLog(t.database.db, { truckId: truck.id, capturedAt: new Date(), photoPath: name });
     for (const role of ['ADMIN', 'OPS', 'FUEL'] as const) {
@@ -56,12 +67,43 @@ describe('GET /api/uploads/:name', () => {
     }
     expect((await t.call('GET', `/api/uploads/${name}`)).statusCode).toBe(401);
   });
+
+  it("serves a proof of delivery to ADMIN, OPS and the load's driver only, and only while a proof references it", async () => {
+    const photo = await storeImage(store(), await imageDataUrl(), 'delivery-photo');
+    const orphan = await storeImage(store(), await imageDataUrl(), 'delivery-photo');
+    const driver = await makeDriver(t.database.db);
+    const other = await makeDriver(t.database.db);
+    const order = await makeOrder(t.database.db);
+    const load = await makeAssignment(t.database.db, {
+      orderId: order.id,
+      truckId: (await makeTruck(t.database.db)).id,
+      driverId: driver.id,
+      status: 'DELIVERED',
+      deliveredAt: new Date(),
+    });
+    await t.database.db
+      .insert(deliveryProofs)
+      .values({ assignmentId: load.id, photoPath: photo, method: 'code', recordedAt: new Date() });
+    const readers = [
+      ['ADMIN', await t.signIn('ADMIN'), 200],
+      ['OPS', await t.signIn('OPS'), 200],
+      ["the load's driver", await t.signIn('DRIVER', { driverId: driver.id }), 200],
+      ['another driver', await t.signIn('DRIVER', { driverId: other.id }), 404],
+      ['a driver not linked', await t.signIn('DRIVER', { driverId: null }), 404],
+      ['FUEL', await t.signIn('FUEL'), 404],
+      ['CUSTOMER', await t.signIn('CUSTOMER'), 404],
+    ] as const;
+    for (const [name, who, status] of readers) {
+      expect((await t.call('GET', `/api/uploads/${photo}`, who)).statusCode, name).toBe(status);
+      expect((await t.call('GET', `/api/uploads/${orphan}`, who)).statusCode, name).toBe(404);
+    }
+  });
 });
 
-describe('replaced and refused uploads', () => {
+describe.each(['files', 'database'] as const)('replaced and refused uploads (%s store)', (uploadStorage) => {
   it('leaves no orphan: after edits, failed saves and a refused duplicate, every file is referenced', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mchanga-orphans-'));
-    const app = await createTestApp({ settings: { dataDir } });
+    const app = await createTestApp({ settings: { dataDir, uploadStorage } });
     try {
       const admin = await app.signIn('ADMIN');
       const fuel = await app.signIn('FUEL');
@@ -114,14 +156,20 @@ describe('replaced and refused uploads', () => {
       });
       expect(confirmed.statusCode).toBe(201);
 
-      const onDisk = readdirSync(uploadsDir(app.deps.settings)).sort();
+      const stored = (
+        uploadStorage === 'files'
+          ? readdirSync(uploadsDir(app.deps.settings))
+          : (await app.database.db.select({ name: uploads.name }).from(uploads)).map((u) => u.name)
+      ).sort();
       const [row] = await app.database.db.select().from(drivers).where(eq(drivers.id, driver.id));
       const fuelPhotos = await app.database.db.select({ path: fuelLogs.photoPath }).from(fuelLogs);
       const referenced = [row!.nationalIdPath, row!.photoPath, ...fuelPhotos.map((f) => f.path)]
         .filter((p): p is string => !!p)
         .sort();
       expect(referenced).toHaveLength(3);
-      expect(onDisk).toEqual(referenced);
+      expect(stored).toEqual(referenced);
+      // The database store writes nothing to this machine's disk.
+      if (uploadStorage === 'database') expect(existsSync(uploadsDir(app.deps.settings))).toBe(false);
     } finally {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -21,4 +21,11 @@ export const MESSAGES = {
   driverIdRequired: 'A DRIVER account must be linked to a driver ID.',
   unknownDriver: 'No driver with that ID exists.',
   currentPasswordWrong: 'Your current password is not correct.',
+  mustChangePassword: 'Choose a new password before you go on.',
+  resetLinkInvalid: 'This reset link is invalid, expired or already used. Ask for a new one.',
+  resetOwnPassword: 'Change your own password on the password screen.',
+  resetStaffOnly: 'Only staff passwords are reset here; customers reset theirs by e-mail.',
 } as const;
+
+/** How long an e-mailed password reset link works. */
+export const PASSWORD_RESET_TTL_MINUTES = 30;

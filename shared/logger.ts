@@ -68,3 +68,67 @@ export function jsonLogger(level = 'info'): Logger {
     error: (obj, msg) => line('error', obj, msg),
   };
 }
+
+/** Logs one line per kind of failure now and then: the first at once, then a count per window. */
+export interface RepeatedLogger {
+  (level: 'warn' | 'error', kind: string, fields: Record<string, unknown>, msg: string): void;
+  /** Writes the pending counts now (a clean shutdown). */
+  flush(): void;
+}
+
+/**
+ * While a dependency is down every retry fails the same way, many times a second: one structured line per
+ * kind of failure (its first occurrence at once), then at most one line per `intervalMs` carrying how
+ * many more there were (`repeated`). A storm of identical lines (or raw stacks) hides everything else.
+ */
+export function repeatedLogger(log: Logger, intervalMs = 30_000): RepeatedLogger {
+  const kinds = new Map<
+    string,
+    {
+      suppressed: number;
+      last: { level: 'warn' | 'error'; fields: Record<string, unknown>; msg: string };
+      timer?: NodeJS.Timeout;
+    }
+  >();
+  const write = (kind: string) => {
+    const entry = kinds.get(kind);
+    if (!entry) return;
+    entry.timer = undefined;
+    if (entry.suppressed === 0) {
+      kinds.delete(kind);
+      return;
+    }
+    const { level, fields, msg } = entry.last;
+    log[level]({ ...fields, kind, repeated: entry.suppressed, windowMs: intervalMs }, msg);
+    entry.suppressed = 0;
+    entry.timer = setTimeout(() => write(kind), intervalMs);
+    entry.timer.unref?.();
+  };
+  const limited = ((level, kind, fields, msg) => {
+    const entry = kinds.get(kind);
+    if (entry) {
+      entry.suppressed += 1;
+      entry.last = { level, fields, msg };
+      return;
+    }
+    log[level]({ ...fields, kind }, msg);
+    const timer = setTimeout(() => write(kind), intervalMs);
+    timer.unref?.();
+    kinds.set(kind, { suppressed: 0, last: { level, fields, msg }, timer });
+  }) as RepeatedLogger;
+  limited.flush = () => {
+    for (const [kind, entry] of kinds) {
+      clearTimeout(entry.timer);
+      write(kind);
+      clearTimeout(kinds.get(kind)?.timer);
+      kinds.delete(kind);
+    }
+  };
+  return limited;
+}
+
+/** The kind of a failure for repeatedLogger: where it happened and its code (or message). */
+export function failureKind(where: string, err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  return `${where}:${String(e?.code ?? e?.message ?? err).slice(0, 80)}`;
+}

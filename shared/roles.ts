@@ -5,6 +5,14 @@ export type Role = (typeof ROLES)[number];
 export const STAFF_ROLES = ['OPS', 'DRIVER', 'FUEL'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
+/** Everyone who works in the business (the staff workspace, the device outbox): every role but CUSTOMER. */
+export const EMPLOYEE_ROLES = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'] as const satisfies readonly Role[];
+export const isEmployee = (role: string | null | undefined) =>
+  (EMPLOYEE_ROLES as readonly (string | null | undefined)[]).includes(role);
+
+/** Who receives operational alerts (Telegram and the recorded list): active ADMIN and OPS users. */
+export const ALERT_RECIPIENT_ROLES = ['ADMIN', 'OPS'] as const satisfies readonly Role[];
+
 /** Client routes and the roles allowed on each (spec section 2). `null` means public. */
 export const ROUTE_ROLES = {
   '/': null,
@@ -16,6 +24,9 @@ export const ROUTE_ROLES = {
   '/ops': ['ADMIN', 'OPS'],
   '/driver': ['DRIVER', 'ADMIN'],
   '/fuel': ['FUEL', 'ADMIN', 'OPS'],
+  '/account/password': ROLES,
+  '/forgot-password': null,
+  '/reset-password': null,
 } as const satisfies Record<string, readonly Role[] | null>;
 
 export type AppRoute = keyof typeof ROUTE_ROLES;

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local fake of the Telegram Bot API (sendMessage only, the real wire format): records each message,
- * answers 429 with retry_after when asked to, or a permanent error code.
+ * answers 429 with retry_after when asked to, or a permanent error code. With `answerAfterMs` it records a
+ * message when it arrives and answers that long after (the window in which a killed sender cannot know).
  */
-export function fakeTelegram() {
+export function fakeTelegram(options: { answerAfterMs?: number } = {}) {
   const sent: Array<{ chatId: string; text: string }> = [];
   let throttleNext = 0;
   let refuseWith: number | undefined;
@@ -32,17 +33,20 @@ export function fakeTelegram() {
         );
       const msg = JSON.parse(body);
       sent.push({ chatId: String(msg.chat_id), text: msg.text });
-      res.end(
-        JSON.stringify({
-          ok: true,
-          result: {
-            message_id: sent.length,
-            date: 0,
-            chat: { id: Number(msg.chat_id), type: 'private' },
-            text: msg.text,
-          },
-        }),
-      );
+      const answer = () =>
+        res.end(
+          JSON.stringify({
+            ok: true,
+            result: {
+              message_id: sent.length,
+              date: 0,
+              chat: { id: Number(msg.chat_id), type: 'private' },
+              text: msg.text,
+            },
+          }),
+        );
+      if (options.answerAfterMs) setTimeout(answer, options.answerAfterMs);
+      else answer();
     });
   });
   return {

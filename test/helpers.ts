@@ -3,18 +3,20 @@ import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { createDb, type Database } from '../drizzle/db';
-import { drivers } from '../drizzle/schema';
-import { buildApp } from '../server/app';
+import { toCtxUser } from '../core/access/actor';
+import { createUser, issueSession } from '../core/auth/auth.service';
 import {
   createLimiters,
   LIMIT_RULES,
   type LimiterStore,
   type Limiters,
   type LimitRule,
-} from '../server/auth/rate-limit';
-import { type AppDeps, type CtxUser, createInnerContext, toCtxUser } from '../server/context';
-import { createUser, issueSession } from '../server/features/auth/auth.service';
+} from '../core/auth/rate-limit';
+import { syncEtimsBranch } from '../core/etims/etims.service';
+import { createDb, type Database } from '../drizzle/db';
+import { drivers } from '../drizzle/schema';
+import { buildApp } from '../server/app';
+import { type AppDeps, type CtxUser, createInnerContext } from '../server/context';
 import { createCaller } from '../server/router';
 import type { Llm } from '../shared/ai/llm';
 import type { JobQueue } from '../shared/jobs';
@@ -40,6 +42,17 @@ export async function createTestDatabase(): Promise<Database> {
   }
   const dump = readFileSync(inject('pgliteDump'));
   return createDb({ loadDataDir: new Blob([dump]), migrate: false });
+}
+
+/**
+ * A PGlite database in either run: for the embedded mode's own parts (the in-process runner), which production
+ * only ever runs on PGlite. Fake timers cannot drive a socket to PostgreSQL, and they need not.
+ */
+export async function createEmbeddedTestDatabase(): Promise<Database> {
+  const dump = inject('pgliteDump');
+  return dump
+    ? createDb({ loadDataDir: new Blob([readFileSync(dump)]), migrate: false })
+    : createDb({ migrate: true });
 }
 
 export interface TestApp {
@@ -84,10 +97,13 @@ export async function createTestApp(
     llm?: Llm | null;
     /** Relay the outbox on a timer (default); off lets a test hold alerts back and relay by hand. */
     relayOutbox?: boolean;
+    /** A database the test made itself (closed with the app); a fresh test database by default. */
+    database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const settings = testSettings(options.settings);
+  await syncEtimsBranch(database.db, settings, new Date());
   const llm = options.llm ?? null;
   const runner = new InProcessRunner(
     { database, settings, llm, now: options.now ?? (() => new Date()), log: silentLogger },

@@ -1,7 +1,7 @@
+import type { JobHandlers, JobRuntime } from '../core/jobs/context';
 import type { Database } from '../drizzle/db';
 import { JOB_NAMES } from '../shared/jobs';
 import { type Logger, silentLogger } from '../shared/logger';
-import type { JobHandlers, JobRuntime } from '../worker/context';
 import { testSettings } from './settings';
 
 /** Handlers for transport tests: the given ones, and a loud failure for any job the test did not expect. */

@@ -44,3 +44,30 @@ export async function startServerProcess(env: Record<string, string>) {
     },
   };
 }
+
+/** The BullMQ worker as its own process (`node --import tsx worker/main.ts`), as `npm run worker` runs it. */
+export function startWorkerProcess(env: Record<string, string>) {
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+  return {
+    child,
+    output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await until(
+        async () => child.exitCode !== null || child.signalCode !== null,
+        30_000,
+        'the worker to stop',
+      );
+    },
+  };
+}

@@ -1,23 +1,16 @@
+import { syncEtimsBranch } from '../core/etims/etims.service';
+import { OutboxRelay } from '../core/jobs/outbox-relay';
 import { createDb } from '../drizzle/db';
 import { keepRunningOnLostQueries } from '../drizzle/lost-queries';
 import { createLlm } from '../shared/ai/llm';
 import { jsonLogger } from '../shared/logger';
-import { loadSettings, SettingsError } from '../shared/settings';
-import { OutboxRelay } from './outbox-relay';
+import { loadSettingsOrExit } from '../shared/settings';
+import { startWorkerMetrics } from './metrics-server';
 import { startBullWorkers } from './transport/bullmq';
 
 /** `npm run worker`: the BullMQ worker process of the services mode, and the outbox relay. */
 async function main() {
-  let settings: ReturnType<typeof loadSettings>;
-  try {
-    settings = loadSettings();
-  } catch (err) {
-    if (err instanceof SettingsError) {
-      console.error(`Cannot start the worker: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const settings = loadSettingsOrExit(' the worker');
   const log = jsonLogger(settings.logLevel);
   keepRunningOnLostQueries(log);
   const { redisUrl, databaseUrl } = settings;
@@ -27,17 +20,28 @@ async function main() {
     );
     process.exit(1);
   }
-  const database = await createDb({ databaseUrl, poolSize: 5 });
+  const database = await createDb({
+    databaseUrl,
+    directUrl: settings.databaseDirectUrl,
+    poolSize: settings.databasePoolMax.worker,
+  });
+  await syncEtimsBranch(database.db, settings, new Date());
   const runtime = { database, settings, llm: createLlm(settings.openai), now: () => new Date(), log };
   const workers = await startBullWorkers({ redisUrl, runtime, concurrency: settings.workerConcurrency });
   const relay = new OutboxRelay(database.db, workers.producer.enqueue.bind(workers.producer), {
     intervalMs: 500,
     log,
   }).start();
+  const metrics = await startWorkerMetrics(settings);
   // Report liveness at once rather than at the first cron minute.
   await workers.producer
     .enqueue('system.heartbeat', {})
     .catch((err) => log.warn({ err }, 'first heartbeat not queued'));
+  // A backup slot missed while everything was off is made up now (the job finds it done otherwise).
+  if (settings.backup.cron)
+    await workers.producer
+      .enqueue('backup.scheduled', {})
+      .catch((err) => log.warn({ err }, 'start-up backup check not queued'));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -46,6 +50,7 @@ async function main() {
     log.info({ signal }, 'worker shutting down');
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
+    metrics?.close();
     await relay.stop();
     await workers.close();
     await database.close();

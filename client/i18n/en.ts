@@ -17,6 +17,10 @@ export const en = {
     kiswahili: 'Kiswahili',
     close: 'Close',
     actions: 'Actions',
+    call: 'Call {{name}}',
+    whatsapp: 'WhatsApp',
+    whatsappTo: 'WhatsApp {{name}}',
+    directions: 'Directions to the site',
   },
   login: {
     title: 'Sign in',
@@ -25,6 +29,51 @@ export const en = {
     submit: 'Sign in',
     submitting: 'Signing in…',
     createAccount: 'Create an account',
+    forgot: 'Forgot your password?',
+  },
+  password: {
+    title: 'Change password',
+    current: 'Current password',
+    new: 'New password',
+    confirm: 'Confirm new password',
+    hint: 'At least {{n}} characters.',
+    othersSignedOut: 'Your other devices are signed out; this one stays signed in.',
+    save: 'Change password',
+    saving: 'Saving…',
+    changed: 'Your password is changed.',
+    continue: 'Continue',
+    failed: 'Could not change the password.',
+    mustChange: 'You signed in with a one-time password from an admin. Choose your own password to go on.',
+  },
+  forgot: {
+    title: 'Forgot your password?',
+    intro:
+      'Enter the e-mail address of your account. If it has one, we send a link to choose a new password; it works once, for 30 minutes.',
+    email: 'Email',
+    send: 'Send the link',
+    sending: 'Sending…',
+    sent: 'If an account has this address, a link is on its way. Check your e-mail (and the spam folder).',
+    introSms:
+      'Enter the e-mail address of your account. If it has one, we send a code by SMS to its phone number; it works once, for 30 minutes.',
+    sentSms: 'If an account has this address and a phone number, a code is on its way to the phone by SMS.',
+    introBoth:
+      'Enter the e-mail address of your account. If it has one, we send a link by e-mail and a code by SMS to its phone; either works once, for 30 minutes.',
+    sentBoth:
+      'If an account has this address, a link is on its way by e-mail, and a code by SMS to its phone. Check your e-mail (and the spam folder) and your messages.',
+    failed: 'Could not ask for a reset link.',
+    askAdmin: 'Password reset by e-mail is not set up here. Ask an admin to reset your password.',
+    haveCode: 'I have a code',
+    backToLogin: 'Back to sign in',
+  },
+  reset: {
+    title: 'Choose a new password',
+    code: 'Code from the e-mail',
+    codeOrSms: 'Code from the e-mail or SMS',
+    save: 'Save new password',
+    saving: 'Saving…',
+    done: 'Your password is changed. Sign in with it.',
+    signIn: 'Sign in',
+    askAgain: 'Ask for a new link',
   },
   register: {
     title: 'Create your account',
@@ -64,7 +113,22 @@ export const en = {
     total: 'Total',
     distance: 'Distance',
     placeFirst: 'Place your order first; its total and reference appear here.',
+    kraPin: 'KRA PIN for your tax invoice (optional)',
     step3: '3. Share your payment confirmation',
+  },
+  account: {
+    title: 'Your account',
+    overdue: 'Overdue now:',
+    balance: 'Balance owed',
+    available: 'Available on credit',
+    terms: 'pay within {{days}} days',
+    howToPay: 'How to pay',
+    payMpesa:
+      'M-Pesa paybill {{paybill}}, account number {{account}} (or any bank paybill with the same account number)',
+    payBanks: 'Bank paybills {{banks}}, account number {{account}}',
+    statementPdf: 'Statement (PDF, last 90 days)',
+    statementCsv: 'Statement (CSV)',
+    statementFailed: 'Could not download the statement. Try again, or call dispatch.',
   },
   customer: {
     payFor: 'Pay for order #{{id}}',
@@ -89,8 +153,6 @@ export const en = {
     track: 'Track this order',
     payment: 'Payment',
     sand: 'Sand',
-    coarse: 'Coarse',
-    smooth: 'Smooth',
     trucks: 'Trucks',
     perTruck: 'Per truck',
     total: 'Total',
@@ -98,6 +160,9 @@ export const en = {
     assignments: 'Assignments',
     noTrucks: 'No trucks scheduled yet. Operations schedules trucks once your payment is confirmed.',
     driver: 'driver {{name}}',
+    receipt: 'Receipt',
+    downloadReceipt: 'Download receipt (PDF)',
+    creditNote: 'Credit note {{label}} · {{amount}}',
   },
   payment: {
     failed: 'Could not register payment confirmation.',
@@ -232,6 +297,7 @@ export const en = {
     tbc: 'TBC',
     inTransit: 'In Transit',
     arrived: 'Arrived',
+    queuedAs: 'Saved on this phone: {{status}}',
     delivered: 'Delivered',
     noAssignments: 'No assignments yet. Operations will notify you once a load is scheduled.',
     leaderboard: 'Leaderboard',
@@ -246,6 +312,13 @@ export const en = {
     rank: 'Leaderboard #{{rank}}',
     noRank: 'Leaderboard #–',
     driverFallback: 'driver',
+    /** ADMIN's view of /driver: any driver's dashboard, picked from the list. */
+    snapshot: '{{name}} - live performance snapshot for this week.',
+    driversFailed: 'Unable to load drivers list.',
+    driver: 'Driver',
+    pickDriver: 'Pick driver...',
+    noContact: 'No contact details recorded',
+    id: 'ID {{id}}',
   },
   /** The M-Pesa prompt (client/features/payment/MpesaPay.tsx): the spec's and Daraja result codes' wording. */
   mpesa: {
@@ -259,6 +332,7 @@ export const en = {
     receipt: 'M-Pesa receipt {{receipt}}.',
     stillToPay: '{{amount}} still to pay.',
     confirmed: 'Your order is confirmed: dispatch schedules your trucks.',
+    receiptLink: 'Download your receipt (PDF)',
     phone: 'M-Pesa phone number',
     sending: 'Sending…',
     sendAgain: 'Send the prompt again',
@@ -274,8 +348,8 @@ export const en = {
       phoneRefused: mpesaMessage('phoneRefused'),
       checkYourPhone: mpesaMessage('checkYourPhone'),
       promptNotFound: mpesaMessage('promptNotFound'),
-      tooMany:
-        'Too many payment prompts for this order. Wait a few minutes, or pay with the paybill and the account number shown.',
+      tooMany: mpesaMessage('tooMany'),
+      tooManyPhone: mpesaMessage('tooManyPhone'),
     },
     /** Daraja's M-Pesa Express result codes (shared/domain/mpesa.ts STK_RESULTS). */
     result: {
@@ -289,6 +363,7 @@ export const en = {
       c1001: stk('1001'),
       c1019: stk('1019'),
       c1025: stk('1025'),
+      c1031: stk('1031'),
       c1032: stk('1032'),
       c1037: stk('1037'),
       c2001: stk('2001'),
@@ -343,6 +418,7 @@ export const en = {
       stock: 'stock receipt',
       profile: 'driver profile',
       move: 'load status',
+      assign: 'truck assignment',
     },
     kind: {
       fuel: 'Fuel log',
@@ -350,6 +426,7 @@ export const en = {
       stock: 'Stock receipt',
       profile: 'Driver profile',
       move: 'Load status',
+      assign: 'Truck assignment',
     },
     queued:
       'Your phone is offline. The {{what}} is saved on this phone and will be sent when the connection returns.',
@@ -369,6 +446,7 @@ export const en = {
     saveFailed: 'Failed to save.',
     offlineAsOf: 'You are offline · data as of {{time}}',
     offlineNoData: 'You are offline · no saved data for this screen yet',
+    offlineNotKept: 'You are offline · this screen is not kept on this phone',
     move: 'Load #{{id}} → {{status}}',
   },
   /** The customer's tracking page (client/features/track/TrackPage.tsx). */
@@ -396,7 +474,18 @@ export const en = {
     scheduledFor: 'Scheduled for {{when}}',
     deliveredAt: 'Delivered {{when}}',
     lastPosition: 'Last position at {{time}}',
+    receipt: 'Download your receipt (PDF)',
     driver: 'Driver {{name}}',
+    questions: 'Questions about this order?',
+    callDispatch: 'Call dispatch: {{phone}}',
+  },
+  /** Where an order's sale stands with KRA eTIMS, in the customer's words (the order listings' etimsStatus). */
+  etims: {
+    off: 'Receipt',
+    pending: 'eTIMS invoice pending',
+    sent: 'eTIMS invoice pending',
+    signed: 'KRA eTIMS tax invoice',
+    failed: 'eTIMS invoice pending',
   },
 };
 

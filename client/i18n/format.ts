@@ -17,6 +17,9 @@ import { statusLabel } from './labels';
  * labels of the catalog (`status.*`): the English ones are the spec's, so English screens read as before.
  * A status the catalog does not know is shown as given.
  */
+/** What useFormat gives: `t` and the screen language's formatters and labels. */
+export type Format = ReturnType<typeof useFormat>;
+
 export function useFormat() {
   const { t, i18n } = useTranslation();
   const locale: Locale = i18n.language === 'sw' ? 'sw' : 'en';
@@ -36,11 +39,13 @@ export function useFormat() {
       formatDateTime(at, style, locale),
     /** "Awaiting Payment" / "Inasubiri malipo". */
     orderStatus: (status: string) => statusLabel(tr, 'order', status),
-    /** A payment's state: the code in English (spec: PENDING when absent), a word in Kiswahili. */
+    /** A payment's state as a word (Pending when absent). */
     paymentStatus: (status: string | null | undefined) => statusLabel(tr, 'payment', status),
-    /** A load's state: the code in English, a word in Kiswahili. */
+    /** A load's state as a word: "In Transit" / "Njiani". */
     loadStatus: (status: string) => statusLabel(tr, 'load', status),
     /** How a distance was found: "geocoded", "manual distance"… */
     distanceSource: (source: string | null | undefined) => statusLabel(tr, 'distance', source),
+    /** "Coarse" / "Mchanga mkubwa" (never "kokoto": in Kenya that is ballast). */
+    sandType: (sand: string) => statusLabel(tr, 'sand', sand),
   };
 }

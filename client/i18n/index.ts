@@ -19,6 +19,18 @@ export function storedLanguage(): Language {
 }
 
 /**
+ * Whether this device has a language of its own (chosen with the switch, or kept from an account): then
+ * signing in keeps it instead of taking the account's.
+ */
+export function deviceChoseLanguage(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(LANGUAGE_KEY) != null;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The Kiswahili catalogs, each loaded on first use. The staff workspace's namespace (`staff`) brings its
  * English with the screens that use it (client/i18n/staff.ts), so neither staff catalog is in the landing
  * page's first load.

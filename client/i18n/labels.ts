@@ -1,18 +1,22 @@
+import { DISTANCE_SOURCES } from '../../shared/enums';
+
 /**
  * State labels from the catalog (`status.*` in landing-en.ts, so the landing page's own `t` has them as
  * well as i18next): works with either `t`, both of which answer a missing key with the key itself. A
- * state the catalog does not know is shown as given.
+ * state the catalog does not know is shown as given. The catalog's maps are keyed by shared/enums.ts's
+ * tuples, so a new state without a label fails typecheck there.
  */
 type Translate = (key: string) => string;
-export type StatusGroup = 'order' | 'payment' | 'load' | 'distance';
+export type StatusGroup = 'order' | 'payment' | 'load' | 'distance' | 'sand';
 
-const DISTANCE_SOURCES = new Set(['manual', 'geocoded', 'heuristic', 'default']);
+const isDistanceSource = (code: string | null | undefined) =>
+  !!code && (DISTANCE_SOURCES as readonly string[]).includes(code);
 
 export function statusLabel(t: Translate, group: StatusGroup, code: string | null | undefined): string {
   const shown =
     group === 'distance'
-      ? code && DISTANCE_SOURCES.has(code)
-        ? code
+      ? isDistanceSource(code)
+        ? code!
         : 'estimated'
       : group === 'payment'
         ? code || 'PENDING'

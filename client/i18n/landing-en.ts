@@ -1,3 +1,11 @@
+import type {
+  AssignmentStatus,
+  DistanceSource,
+  OrderPaymentStatus,
+  OrderStatus,
+  SandType,
+} from '../../shared/enums';
+
 /**
  * The landing page's and the quote form's English strings (the spec's wording). Kept apart from the rest
  * of the catalog so the landing page's first load carries only these (client/i18n/landing.ts); en.ts
@@ -24,8 +32,11 @@ export const landingEn = {
     site: 'Delivery site',
     sitePlaceholder: 'e.g. Membley estate, Ruiru',
     sandType: 'Sand type',
-    coarseSand: 'Coarse sand',
-    smoothSand: 'Smooth sand',
+    /** The sand type's options. */
+    sandOptions: {
+      coarse: 'Coarse sand',
+      smooth: 'Smooth sand',
+    } satisfies Record<SandType, string>,
     trucks: 'Trucks (20 t each)',
     distance: 'Distance (km, optional)',
     refreshFailed: 'Could not refresh quote right now.',
@@ -45,13 +56,16 @@ export const landingEn = {
     received: 'Order #{{id}} received',
     thanks: 'Thank you! Your order is in. Status: {{status}}.',
     sand: 'Sand',
-    coarse: 'Coarse',
-    smooth: 'Smooth',
     trucksLabel: 'Trucks',
     perTruck: 'Per truck',
     total: 'Total',
     distanceLabel: 'Distance',
     accountNumber: 'Account number',
+    tracking: 'Tracking',
+    track: 'Track this order',
+    keepLink: 'Keep this link: it shows your order and its trucks without a login.',
+    deliveryCode: 'Delivery code',
+    giveCode: 'give it to the driver at your site',
     paymentOptions: 'Payment options',
     portalLogin: 'Portal login',
     loginReady:
@@ -85,27 +99,33 @@ export const landingEn = {
       IN_TRANSIT: 'In Transit',
       DELIVERED: 'Delivered',
       CANCELLED: 'Cancelled',
-    },
+    } satisfies Record<OrderStatus, string>,
+    // Words, never the raw codes (issue 27, item 13); a payment without a state reads Pending.
     payment: {
-      PENDING: 'PENDING',
-      SUBMITTED: 'SUBMITTED',
-      CONFIRMED: 'CONFIRMED',
-      REJECTED: 'REJECTED',
-    },
+      PENDING: 'Pending',
+      SUBMITTED: 'Submitted',
+      CONFIRMED: 'Confirmed',
+      REJECTED: 'Rejected',
+    } satisfies Record<OrderPaymentStatus, string>,
     load: {
-      SCHEDULED: 'SCHEDULED',
-      IN_TRANSIT: 'IN_TRANSIT',
-      ARRIVED: 'ARRIVED',
-      DELIVERED: 'DELIVERED',
-      CANCELLED: 'CANCELLED',
-    },
+      SCHEDULED: 'Scheduled',
+      IN_TRANSIT: 'In Transit',
+      ARRIVED: 'Arrived',
+      DELIVERED: 'Delivered',
+      CANCELLED: 'Cancelled',
+    } satisfies Record<AssignmentStatus, string>,
+    /** How a distance was found (spec section 3, Quote); `estimated` when the order does not say. */
     distance: {
       manual: 'manual distance',
       geocoded: 'geocoded',
       heuristic: 'name heuristic',
       default: 'default estimate',
       estimated: 'estimated',
-    },
+    } satisfies Record<DistanceSource | 'estimated', string>,
+    sand: {
+      coarse: 'Coarse',
+      smooth: 'Smooth',
+    } satisfies Record<SandType, string>,
   },
   /** How to pay (client/ui/PaymentOptions.tsx), on the landing page's order summary, /order and My Orders. */
   payOptions: {
@@ -139,6 +159,7 @@ export const landingEn = {
     language: 'Language',
     hi: 'Hi, {{name}}',
     logout: 'Logout',
+    password: 'Password',
     login: 'Login',
     waitingOne: '1 waiting to send',
     waitingMany: '{{n}} waiting to send',

@@ -5,6 +5,7 @@
  * client/i18n/index.ts keeps it in step when the language switch is used.
  */
 import { useSyncExternalStore } from 'react';
+import { setChecksLanguage } from './checks';
 import { type LandingCatalog, landingEn } from './landing-en';
 
 type Lang = 'en' | 'sw';
@@ -17,6 +18,7 @@ let latestRequest = 0;
 /** Switches the landing strings (loads the Kiswahili ones on first use); a later choice wins. */
 export async function setLandingLanguage(language: Lang): Promise<void> {
   const request = ++latestRequest;
+  void setChecksLanguage(language);
   if (language === 'sw' && !swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
   if (request !== latestRequest) return;
   current = language;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUS_LABELS } from '../../shared/domain/format';
 import { STK_RESULTS, stkResultMessage } from '../../shared/domain/mpesa';
-import { distanceSourceLabel } from '../../shared/domain/pricing';
+import { ORDER_STATUSES, SAND_TYPES } from '../../shared/enums';
 import { MPESA_MESSAGES } from '../../shared/schemas/mpesa';
 import { en } from './en';
 import { statusLabel } from './labels';
@@ -26,6 +25,8 @@ describe('the shared parts of the customer, driver and fuel screens', () => {
       'nothingToPay',
       'promptPending',
       'unreachable',
+      'tooMany',
+      'tooManyPhone',
     ] as const)
       expect(en.mpesa.messages[key]).toBe(MPESA_MESSAGES[key]);
     for (const [key, text] of Object.entries(sw.mpesa.result))
@@ -35,16 +36,37 @@ describe('the shared parts of the customer, driver and fuel screens', () => {
   it('labels states as the spec does in English and in words in Kiswahili; an unknown state as given', () => {
     const enT = tOf(en);
     const swT = tOf(sw);
-    for (const [code, label] of Object.entries(ORDER_STATUS_LABELS)) {
-      expect(statusLabel(enT, 'order', code)).toBe(label);
-      expect(statusLabel(swT, 'order', code)).not.toBe(label);
+    // The spec's order labels (section 3), word for word in English.
+    const spec = {
+      AWAITING_PAYMENT: 'Awaiting Payment',
+      PAYMENT_REVIEW: 'Awaiting Payment Review',
+      RECEIVED: 'Received',
+      IN_TRANSIT: 'In Transit',
+      DELIVERED: 'Delivered',
+      CANCELLED: 'Cancelled',
+    };
+    for (const code of ORDER_STATUSES) {
+      expect(statusLabel(enT, 'order', code)).toBe(spec[code]);
+      expect(statusLabel(swT, 'order', code)).not.toBe(spec[code]);
     }
-    expect(statusLabel(enT, 'payment', null)).toBe('PENDING');
+    expect(statusLabel(enT, 'order', 'WHATEVER')).toBe('WHATEVER');
+    for (const sand of SAND_TYPES)
+      expect(statusLabel(swT, 'sand', sand)).not.toBe(statusLabel(enT, 'sand', sand));
+    expect(statusLabel(enT, 'sand', 'coarse')).toBe('Coarse');
+    expect(statusLabel(enT, 'payment', null)).toBe('Pending');
     expect(statusLabel(swT, 'payment', null)).toBe('Bado');
-    expect(statusLabel(enT, 'load', 'IN_TRANSIT')).toBe('IN_TRANSIT');
+    expect(statusLabel(enT, 'load', 'IN_TRANSIT')).toBe('In Transit');
     expect(statusLabel(swT, 'load', 'IN_TRANSIT')).toBe('Njiani');
     expect(statusLabel(swT, 'load', 'LOST_AT_SEA')).toBe('LOST_AT_SEA');
-    for (const source of ['manual', 'geocoded', 'heuristic', 'default', 'unheard-of', null])
-      expect(statusLabel(enT, 'distance', source)).toBe(distanceSourceLabel(source));
+    // The spec's distance sources (section 3, Quote); anything else is an estimate.
+    for (const [source, label] of [
+      ['manual', 'manual distance'],
+      ['geocoded', 'geocoded'],
+      ['heuristic', 'name heuristic'],
+      ['default', 'default estimate'],
+      ['unheard-of', 'estimated'],
+      [null, 'estimated'],
+    ] as const)
+      expect(statusLabel(enT, 'distance', source)).toBe(label);
   });
 });

@@ -1,3 +1,4 @@
+import type { CostType } from '../../shared/enums';
 import { i18n, useTranslation } from './index';
 import { staffEn } from './staff-en';
 
@@ -19,3 +20,18 @@ export function useStaffT() {
 
 /** The `t` of useStaffT, for helpers that build labels outside a component. */
 export type StaffT = ReturnType<typeof useStaffT>['t'];
+
+/** A cost type of shared/enums.ts as a word of the screen's language; an unknown one as given. */
+export function costTypeLabel(t: StaffT, type: string): string {
+  const labels: Record<CostType, string> = {
+    FUEL: t('costTypes.FUEL'),
+    SALARY: t('costTypes.SALARY'),
+    REPAIR: t('costTypes.REPAIR'),
+    MAINTENANCE: t('costTypes.MAINTENANCE'),
+    LOADING: t('costTypes.LOADING'),
+    OFFLOADING: t('costTypes.OFFLOADING'),
+    STOCK_PURCHASE: t('costTypes.STOCK_PURCHASE'),
+    OTHER: t('costTypes.OTHER'),
+  };
+  return labels[type as CostType] ?? type;
+}

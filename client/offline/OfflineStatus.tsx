@@ -29,7 +29,7 @@ import {
   submitField,
   subscribeOutbox,
 } from './outbox';
-import { useOnline } from './persist';
+import { keepsScreens, useOnline } from './persist';
 
 export function useOutbox(): OutboxEntry[] {
   return useSyncExternalStore(subscribeOutbox, outboxEntries, outboxEntries);
@@ -56,10 +56,17 @@ export function OfflineBanner() {
   const online = useOnline();
   const newest = useNewestData();
   if (online) return null;
-  // 'You are offline · data as of 14:05': the newest answer on screen, in Nairobi time.
+  // 'You are offline · data as of 14:05': the newest answer on screen, in Nairobi time, for a staff
+  // member whose screens this phone keeps. Anyone else's screens are not kept: the banner says so
+  // instead of vouching for data that goes when the app closes.
+  const text = !keepsScreens()
+    ? t('outbox.offlineNotKept')
+    : newest > 0
+      ? t('outbox.offlineAsOf', { time: clock(new Date(newest)) })
+      : t('outbox.offlineNoData');
   return (
     <div className="offline-banner" role="status">
-      {newest > 0 ? t('outbox.offlineAsOf', { time: clock(new Date(newest)) }) : t('outbox.offlineNoData')}
+      {text}
     </div>
   );
 }

@@ -13,9 +13,10 @@
  */
 import { createTRPCUntypedClient, httpLink, TRPCClientError } from '@trpc/client';
 import { createStore, del, entries, get, set } from 'idb-keyval';
-import { getSession } from '../session';
+import { getSession, type SessionEndReason, sessionEndReason } from '../session';
+import { sessionEnded, sessionLost } from '../session-lost';
 
-export type OutboxKind = 'fuel' | 'cost' | 'stock' | 'profile' | 'move';
+export type OutboxKind = 'fuel' | 'cost' | 'stock' | 'profile' | 'move' | 'assign';
 
 const PROCEDURES: Record<OutboxKind, string> = {
   fuel: 'fuel.create',
@@ -23,6 +24,7 @@ const PROCEDURES: Record<OutboxKind, string> = {
   stock: 'admin.stock.receipt',
   profile: 'driver.updateProfile',
   move: 'admin.orders.setAssignmentStatus',
+  assign: 'admin.orders.addAssignment',
 };
 
 /** The screen each kind is entered on (its duplicate panel and 'needs attention' list live there). */
@@ -32,6 +34,7 @@ export const SCREEN_OF: Record<OutboxKind, string> = {
   stock: '/ops',
   profile: '/driver',
   move: '/driver',
+  assign: '/ops',
 };
 
 export const KIND_LABEL: Record<OutboxKind, string> = {
@@ -40,6 +43,7 @@ export const KIND_LABEL: Record<OutboxKind, string> = {
   stock: 'Stock receipt',
   profile: 'Driver profile',
   move: 'Load status',
+  assign: 'Truck assignment',
 };
 
 export const OUTBOX_MESSAGES = {
@@ -159,7 +163,16 @@ function blobOf(dataUrl: string): Blob {
 type Outcome =
   | { kind: 'saved'; result: unknown }
   | { kind: 'unsent'; error: unknown }
-  | { kind: 'refused'; error: unknown };
+  | { kind: 'refused'; error: unknown }
+  /** The session was revoked or the account disabled: the user's entries are deleted, not kept. */
+  | { kind: 'revoked'; reason: SessionEndReason; error: unknown };
+
+/** Ends the revoked session: the session, the kept screens and this user's entries leave the phone. */
+async function revoked(outcome: Extract<Outcome, { kind: 'revoked' }>) {
+  await sessionEnded(outcome.reason);
+  await refresh();
+  sessionLost();
+}
 
 async function sendOnce(entry: OutboxEntry): Promise<Outcome> {
   const input = entry.photo ? { ...entry.input, photoData: await dataUrlOf(entry.photo) } : entry.input;
@@ -169,12 +182,27 @@ async function sendOnce(entry: OutboxEntry): Promise<Outcome> {
     });
     return { kind: 'saved', result };
   } catch (error) {
-    const status =
-      error instanceof TRPCClientError ? (error.data?.httpStatus as number | undefined) : undefined;
+    const status = httpStatusOf(error);
+    // Signed out everywhere (or disabled): this user's entries leave the phone with their session.
+    if (status === 401 && error instanceof TRPCClientError) {
+      const reason = sessionEndReason(error.data);
+      if (reason === 'revoked' || reason === 'disabled') return { kind: 'revoked', reason, error };
+    }
     // No answer, the server or a dependency down, or the session gone: try again later.
     if (!status || status >= 500 || status === 401 || status === 429) return { kind: 'unsent', error };
     return { kind: 'refused', error };
   }
+}
+
+/**
+ * The answer's HTTP status: the procedure's own (`data.httpStatus`), or the response's when the request
+ * was refused before tRPC (a photo over the body limit: 413 `{ "error": ... }`); none without an answer.
+ */
+function httpStatusOf(error: unknown): number | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = error.data as { httpStatus?: number } | undefined;
+  const response = (error.meta as { response?: { status?: number } } | undefined)?.response;
+  return data?.httpStatus ?? response?.status;
 }
 
 interface ErrorData {
@@ -200,6 +228,7 @@ function messageOf(error: unknown): string {
 }
 
 async function settle(entry: OutboxEntry, outcome: Outcome) {
+  if (outcome.kind === 'revoked') return;
   if (outcome.kind === 'saved') {
     await del(entry.key, store);
     for (const l of sentListeners) l(entry, outcome.result);
@@ -247,6 +276,34 @@ export function queuedText(
 }
 
 /**
+ * The waiting entry that already asks for the same load move (the same load to the same status): a
+ * second tap while the first waits is that entry, not a second one.
+ */
+export function waitingMoveLike(
+  entries: readonly OutboxEntry[],
+  kind: OutboxKind,
+  input: Record<string, unknown>,
+): OutboxEntry | undefined {
+  if (kind !== 'move') return undefined;
+  return entries.find(
+    (e) =>
+      e.kind === 'move' &&
+      e.status === 'waiting' &&
+      e.input.id === input.id &&
+      e.input.status === input.status,
+  );
+}
+
+/** The load moves waiting on this phone, by load id: the status each is meant to reach (the latest). */
+export function queuedMoves(entries: readonly OutboxEntry[]): Map<number, string> {
+  const moves = new Map<number, string>();
+  for (const e of entries)
+    if (e.kind === 'move' && e.status === 'waiting' && typeof e.input.id === 'number')
+      moves.set(e.input.id, String(e.input.status));
+  return moves;
+}
+
+/**
  * A field write from a screen: stored first, then sent at once when the phone is online. Resolves with
  * the server's answer; rejects with the server's refusal (the screen shows it, as before: its form still
  * holds what was typed, so the entry leaves the outbox) or with `QueuedOffline` when it waits.
@@ -258,6 +315,9 @@ export async function submitField<R = unknown>(
 ): Promise<R> {
   const session = getSession();
   if (!session) throw new Error('Sign in first.');
+  await refresh(false);
+  const same = waitingMoveLike(outboxEntries(), kind, input);
+  if (same) throw new QueuedOffline(same, !navigator.onLine);
   const { photoData, ...rest } = input as { photoData?: unknown };
   const photo = typeof photoData === 'string' && photoData ? blobOf(photoData) : undefined;
   const entry: OutboxEntry = {
@@ -276,6 +336,10 @@ export async function submitField<R = unknown>(
   void registerBackgroundSync();
   if (!navigator.onLine) throw new QueuedOffline(entry, true);
   const outcome = await withLock(() => sendOnce(entry));
+  if (outcome.kind === 'revoked') {
+    await revoked(outcome);
+    throw outcome.error;
+  }
   if (outcome.kind === 'unsent') {
     await put({ ...entry, attempts: 1, lastError: messageOf(outcome.error) });
     await refresh();
@@ -307,6 +371,10 @@ export function drain(): Promise<void> {
       const current = await get<OutboxEntry>(entry.key, store);
       if (current?.status !== 'waiting') continue;
       const outcome = await sendOnce(current);
+      if (outcome.kind === 'revoked') {
+        await revoked(outcome);
+        break;
+      }
       await settle(current, outcome);
       if (outcome.kind === 'unsent') break;
     }

@@ -6,11 +6,11 @@
 import { dehydrate, hydrate, onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createStore, del, get, keys, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
-import { getSession } from '../session';
+import { isEmployee } from '../../shared/roles';
+import { clearSession, getSession, type SessionEndReason } from '../session';
 import { forgetUser } from './outbox';
 import { forgetSnapshots, saveSnapshot } from './snapshot';
 
-const STAFF = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'];
 const MAX_AGE_MS = 7 * 24 * 3600_000;
 const store = createStore('mchanga-cache', 'queries');
 
@@ -27,7 +27,7 @@ const recordKey = (email: string) => `queries:${email}`;
 
 function staffEmail(): string | null {
   const session = getSession();
-  return session && STAFF.includes(session.role) ? session.userEmail : null;
+  return session && isEmployee(session.role) ? session.userEmail : null;
 }
 
 /** Puts the user's kept answers into the cache (before the first screen renders). */
@@ -44,6 +44,11 @@ export async function restoreQueries(queryClient: QueryClient) {
   } catch (err) {
     console.warn('Offline data not restored', err);
   }
+}
+
+/** Whether this phone keeps the signed-in user's screens (staff only): what the offline banner may claim. */
+export function keepsScreens(): boolean {
+  return staffEmail() !== null;
 }
 
 /** Keeps the cache in IndexedDB, at most once a second, while a staff member is signed in. */
@@ -94,6 +99,19 @@ export async function forgetDevice(email: string) {
     forgetSnapshots(),
     forgetUser(email).catch((err: unknown) => console.warn('Outbox not cleared', err)),
   ]);
+}
+
+/**
+ * The server refused this device's token (set as the app's session-end handler, client/api.tsx). Expired:
+ * the session goes, but what the user left here (kept screens, unsent entries) waits for them to sign in
+ * again. Revoked (signed out everywhere, a new password) or disabled: it may be a lost phone, so everything
+ * this user kept on the device goes too — as at Logout, without asking.
+ */
+export async function endSession(reason: SessionEndReason | undefined) {
+  const email = getSession()?.userEmail;
+  clearSession({ expired: true });
+  if (email && (reason === 'revoked' || reason === 'disabled'))
+    await forgetDevice(email).catch((err: unknown) => console.warn('Offline data not cleared', err));
 }
 
 // ── the banner's facts ──────────────────────────────────────────────────────────────────────────────

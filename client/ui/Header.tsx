@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { NavLink } from 'react-router';
+import { isEmployee } from '../../shared/roles';
 import { useLandingT } from '../i18n/landing';
-import { clearSession, greetingName, useSession } from '../session';
+import { clearSession, getSession, greetingName, useSession } from '../session';
 import { LanguageSwitch } from './LanguageSwitch';
 
 interface NavItem {
@@ -25,8 +26,6 @@ export function navItems(role: string | null): NavItem[] {
   return items;
 }
 
-const STAFF_ROLES = ['ADMIN', 'OPS', 'DRIVER', 'FUEL'];
-
 /** Entries in the device outbox (client/offline), loaded only for staff: the landing page stays small. */
 function useOutboxCount(active: boolean): number {
   const [count, setCount] = useState(0);
@@ -48,6 +47,20 @@ function useOutboxCount(active: boolean): number {
   return count;
 }
 
+/**
+ * Tells the server (its action log records the sign-out). Offline or a slow server never holds the
+ * logout: the device forgets its token whatever the answer.
+ */
+async function recordSignOut() {
+  const token = getSession()?.token;
+  if (!token || !navigator.onLine) return;
+  await fetch('/api/auth/logout', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(3000),
+  }).catch(() => undefined);
+}
+
 /** Logout: the session, and everything this user's screens kept on the device (client/offline). */
 async function logout(email: string, t: (key: string, values?: { n: number }) => string) {
   const outbox = await import('../offline/outbox');
@@ -62,6 +75,7 @@ async function logout(email: string, t: (key: string, values?: { n: number }) =>
     return;
   const { forgetDevice } = await import('../offline/persist');
   await forgetDevice(email).catch((err: unknown) => console.warn('Offline data not cleared', err));
+  await recordSignOut();
   clearSession();
   // A full load of / also drops every cached answer of the previous user.
   window.location.assign('/');
@@ -71,7 +85,7 @@ export function Header() {
   // The landing page's own `t` (no i18next): the header is pre-rendered with it.
   const { t } = useLandingT();
   const session = useSession();
-  const waiting = useOutboxCount(Boolean(session && STAFF_ROLES.includes(session.role)));
+  const waiting = useOutboxCount(isEmployee(session?.role));
   const [open, setOpen] = useState(false);
   const items = navItems(session?.role ?? null);
 
@@ -115,6 +129,9 @@ export function Header() {
           {session ? (
             <>
               <span className="greeting">{t('shell.hi', { name: greetingName(session) })}</span>
+              <NavLink to="/account/password" onClick={() => setOpen(false)}>
+                {t('shell.password')}
+              </NavLink>
               <button
                 type="button"
                 className="button button--ghost"

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useRef, useState } from 'react';
 import type { z } from 'zod';
 
 type Values = Record<string, unknown>;
@@ -44,6 +44,8 @@ export function fieldErrors<V extends Values>(
 export interface FormMessage {
   tone: 'error' | 'success';
   text: string;
+  /** Counts the form's submits and reports: a new one brings the message into view again (FormStatus). */
+  seq?: number;
 }
 
 const NO_ERRORS = { byField: {}, first: null };
@@ -59,6 +61,9 @@ export function useZodForm<S extends z.ZodType, V extends Values>(options: ZodFo
   const [values, setValues] = useState<V>(options.initial);
   const [errors, setErrors] = useState<FieldErrors<V>>(NO_ERRORS);
   const [reported, setReported] = useState<FormMessage | null>(null);
+  // Each submit and each report is a new message, even with the same words as the last one.
+  const seq = useRef(0);
+  const [errorsSeq, setErrorsSeq] = useState(0);
 
   const set = <K extends Key<V>>(key: K, value: V[K]) => setValues((v) => ({ ...v, [key]: value }));
   const patch = (next: Partial<V>) => setValues((v) => ({ ...v, ...next }));
@@ -66,6 +71,8 @@ export function useZodForm<S extends z.ZodType, V extends Values>(options: ZodFo
   /** The parsed input, or null after recording the errors. */
   function validate(): z.output<S> | null {
     const result = schema.safeParse(toInput(values));
+    seq.current += 1;
+    setErrorsSeq(seq.current);
     setErrors(result.success ? NO_ERRORS : fieldErrors(result.error.issues, values, options));
     return result.success ? result.data : null;
   }
@@ -75,9 +82,12 @@ export function useZodForm<S extends z.ZodType, V extends Values>(options: ZodFo
     set,
     patch,
     errors: errors.byField,
-    message: errors.first ? { tone: 'error' as const, text: errors.first } : reported,
+    message: errors.first ? { tone: 'error' as const, text: errors.first, seq: errorsSeq } : reported,
     /** Shows the outcome of the call (success, or the server's error) until the next submit. */
-    report: (tone: FormMessage['tone'], text: string) => setReported({ tone, text }),
+    report: (tone: FormMessage['tone'], text: string) => {
+      seq.current += 1;
+      setReported({ tone, text, seq: seq.current });
+    },
     validate,
     submit: (onValid: (input: z.output<S>) => void) => (e: FormEvent) => {
       e.preventDefault();

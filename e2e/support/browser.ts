@@ -1,21 +1,42 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+/** Debian's Chromium as the browser tests and the benches run it: headless, quiet, no background traffic. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * Every host name but this machine's unresolvable (for the benches): the map's tile server is refused at
+ * once instead of waiting on a network this machine has not. Not page.route, which turns off the HTTP cache.
+ */
+export const ONLY_THIS_MACHINE = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1';
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * Scrolls the element into view, trying again when a refetch re-renders it between finding and scrolling
+ * ("Element is not attached to the DOM"): the locator finds the new element on the next try.
+ */
+export async function scrollIntoView(locator: Locator, tries = 5): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await locator.scrollIntoViewIfNeeded({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= tries || !/not attached|detached/i.test(String(error))) throw error;
+    }
+  }
 }
 
 export const PHONE = { width: 390, height: 844 };

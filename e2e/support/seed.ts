@@ -144,7 +144,10 @@ export async function seedBusiness(baseURL: string, admin: Account): Promise<See
     truckId: trucks[0]!.id,
     driverId: drivers[0]!.id,
   });
-  await as('PATCH', `/api/admin/assignments/${load.id}`, { status: 'DELIVERED' });
+  await as('PATCH', `/api/admin/assignments/${load.id}`, {
+    status: 'DELIVERED',
+    reason: 'Delivery note signed on paper',
+  });
 
   const cost = (truckId: string, type: string, amount: number, description: string, extra = {}) =>
     as<{ id: number }>('POST', '/api/admin/costs', { truckId, type, amount, description, ...extra });

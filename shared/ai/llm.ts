@@ -19,6 +19,9 @@ export interface Llm {
   ): Promise<string>;
 }
 
+/** The reply's ceiling in tokens (reasoning models count their reasoning in it, hence the room). */
+export const LLM_MAX_COMPLETION_TOKENS = 1_000;
+
 /** Background rewording (no one waits on it): 15 s per attempt, one retry. */
 export const LLM_TIMEOUT_MS = 15_000;
 
@@ -34,11 +37,12 @@ export function createLlm(openai: Settings['openai']): Llm | null {
   return {
     async complete(system, messages, options = {}) {
       const { budgetMs } = options;
+      // The current Chat Completions API: max_completion_tokens (newer models refuse max_tokens) and no
+      // temperature (reasoning models refuse anything but the default; the prompts keep replies plain).
       const res = await client.chat.completions.create(
         {
           model,
-          temperature: 0.2,
-          max_tokens: 400,
+          max_completion_tokens: LLM_MAX_COMPLETION_TOKENS,
           messages: [{ role: 'system', content: system }, ...messages],
         },
         budgetMs ? { timeout: budgetMs, maxRetries: 0, signal: AbortSignal.timeout(budgetMs) } : undefined,

@@ -1,17 +1,5 @@
 import { TRUCK_LOAD_TONNES } from '../constants';
-
-export const ASSIGNMENT_STATUSES = ['SCHEDULED', 'IN_TRANSIT', 'ARRIVED', 'DELIVERED', 'CANCELLED'] as const;
-export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
-/** A load still to deliver: scheduled, on the road, or at the site. */
-export const OPEN_LOAD_STATUSES = ['SCHEDULED', 'IN_TRANSIT', 'ARRIVED'] as const;
-export const isOpenLoad = (status: string) => (OPEN_LOAD_STATUSES as readonly string[]).includes(status);
-export type OrderStatus =
-  | 'AWAITING_PAYMENT'
-  | 'PAYMENT_REVIEW'
-  | 'RECEIVED'
-  | 'IN_TRANSIT'
-  | 'DELIVERED'
-  | 'CANCELLED';
+import { type AssignmentStatus, isLoadOut, isOpenLoad, type OrderStatus } from '../enums';
 
 const MOVES: Record<AssignmentStatus, AssignmentStatus[]> = {
   SCHEDULED: ['IN_TRANSIT', 'ARRIVED', 'DELIVERED', 'CANCELLED'],
@@ -78,7 +66,7 @@ export function orderStatusForLoads(
   const deliveredCentitonnes = deliveredLoads.reduce((sum, l) => sum + Math.round(l.tonnes * 100), 0);
   const open = loads.some((l) => isOpenLoad(l.status));
   // A load at the site is still on its way to being delivered: the order is in transit.
-  const moving = loads.some((l) => l.status === 'IN_TRANSIT' || l.status === 'ARRIVED');
+  const moving = loads.some((l) => isLoadOut(l.status));
   if (deliveredCentitonnes >= trucksOrdered * TRUCK_LOAD_TONNES * 100) return 'DELIVERED';
   if (deliveredLoads.length >= trucksOrdered && !open) return 'DELIVERED';
   const delivered = deliveredLoads.length;

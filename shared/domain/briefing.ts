@@ -1,4 +1,4 @@
-import { formatKes } from './format';
+import { formatMoney } from './format';
 import { type PricingInfo, perTruckPrice } from './pricing';
 
 /**
@@ -95,13 +95,13 @@ function priceGuide(f: PublicFacts): Briefing {
   const near = Math.max(1, Math.round(p.baseDistanceKm * 0.8));
   const justBeyond = p.baseDistanceKm + Math.ceil(p.incrementKm * 0.6);
   const far = p.baseDistanceKm + 3 * p.incrementKm + 2;
-  const line = (km: number) => `A site ${km} km away: ${formatKes(perTruckPrice(p, km))} per truck`;
+  const line = (km: number) => `A site ${km} km away: ${formatMoney(perTruckPrice(p, km))} per truck`;
   const farPrice = perTruckPrice(p, far);
   return article('Sand delivery price guide', 'Price guide', [
-    `Our delivered price is per ${TRUCK_TONNES}-tonne truck, measured by road from our ${f.yardName}: ${formatKes(p.basePrice)} per truck up to ${p.baseDistanceKm} km, plus ${formatKes(p.incrementAmount)} for every started ${p.incrementKm} km beyond that.`,
+    `Our delivered price is per ${TRUCK_TONNES}-tonne truck, measured by road from our ${f.yardName}: ${formatMoney(p.basePrice)} per truck up to ${p.baseDistanceKm} km, plus ${formatMoney(p.incrementAmount)} for every started ${p.incrementKm} km beyond that.`,
     `${line(near)}, the base price.`,
     `${line(justBeyond)}: ${justBeyond - p.baseDistanceKm} km beyond the base distance starts one increment.`,
-    `${line(far)}: ${far - p.baseDistanceKm} km beyond starts ${Math.ceil((far - p.baseDistanceKm) / p.incrementKm)} increments. Three trucks to that site come to ${formatKes(3 * farPrice)}.`,
+    `${line(far)}: ${far - p.baseDistanceKm} km beyond starts ${Math.ceil((far - p.baseDistanceKm) / p.incrementKm)} increments. Three trucks to that site come to ${formatMoney(3 * farPrice)}.`,
     'Coarse and smooth sand cost the same. The quote form on this page gives the exact price for your site before you order.',
   ]);
 }

@@ -2,17 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   allowedAmounts,
   amountsIn,
+  boundReply,
   type ChatFacts,
   type ChatIntent,
   type ChatLang,
   chatReply,
   detectLanguage,
+  foreignPaymentDetails,
   quoteHint,
   ruleBasedAnswer,
   trucksMentioned,
 } from './chat';
 import { findPlace, roadDistanceKm } from './distance';
-import { formatKes } from './format';
+import { formatMoney } from './format';
 import { DEFAULT_PRICING, perTruckPrice } from './pricing';
 
 const facts: ChatFacts = {
@@ -140,8 +142,8 @@ describe('the assistant table: intent, language and figures (English, Kiswahili 
       const km = typeof site === 'number' ? site : roadDistanceKm(facts.yard, findPlace(site!)!);
       const perTruck = perTruckPrice(DEFAULT_PRICING, km);
       expect(r).toMatchObject({ km, trucks, perTruck, total: perTruck * trucks! });
-      expect(r.text).toContain(formatKes(perTruck));
-      if (trucks! > 1) expect(r.text).toContain(formatKes(perTruck * trucks!));
+      expect(r.text).toContain(formatMoney(perTruck));
+      if (trucks! > 1) expect(r.text).toContain(formatMoney(perTruck * trucks!));
     }
     if (intent === 'ask_site') {
       expect(r.text).toMatch(lang === 'sw' ? /Niambie eneo lako/ : /Tell me (your site|the place)/);
@@ -166,4 +168,72 @@ describe('number words', () => {
     ['three trucks', 3],
     ['hadi Tatu City', null],
   ])('%s → %s trucks', (text, n) => expect(trucksMentioned(text)).toBe(n));
+});
+
+describe("foreignPaymentDetails: the payment details a reply may name are the business's own", () => {
+  const withMpesa: ChatFacts = { ...facts, mpesaPaybill: '174379' };
+  it.each([
+    ['Pay to paybill 888880, account 445566.', ['paybill 888880', 'account 445566', '888880', '445566']],
+    [
+      'Lipa kwa paybill 522 533 akaunti 0011223344',
+      ['paybill 522 533', 'akaunti 0011223344', '522 533', '0011223344'],
+    ],
+    ['Use till number 5 4 3 2 1 for quick payment.', ['till number 5 4 3 2 1', '5 4 3 2 1']],
+    ['Pay online at https://mchanga-pay.example.com/pay now.', ['https://mchanga-pay.example.com/pay']],
+    ['Order at www.cheap-sand.co.ke today', ['www.cheap-sand.co.ke']],
+    ['See cheap-sand.co.ke/order for the form', ['cheap-sand.co.ke/order']],
+    ['Send the reference to pay@sand-deals.com', ['pay@sand-deals.com']],
+    ['Use account SANDCO when paying by bank.', ['account SANDCO']],
+    ['Send the money to 0722 123 456 by M-Pesa.', ['0722 123 456']],
+  ])('%s', (reply, expected) => {
+    expect(foreignPaymentDetails(reply, withMpesa)).toEqual(expected);
+  });
+
+  it.each([
+    'Pay by M-Pesa paybill 174379, account MCH followed by your order number (for example MCH42).',
+    'Equity paybill 247247 or ABSA paybill 303030; account MCHANGA.',
+    'Lipa kwa paybill 247 247, akaunti mchanga, kisha tuma namba ya malipo.',
+    'Call +254 700 000 000 or 0700 000 000, or email dispatch@mchanga.co.ke.',
+    'Sand costs KES 32,000 per truck within 15 km; one truck is KES 32000.',
+    'Your order account is MCH 12345; we deliver on 2026-12-01.',
+    'Pay your account balance by M-Pesa.',
+  ])('passes %s', (reply) => {
+    expect(foreignPaymentDetails(reply, withMpesa)).toEqual([]);
+  });
+
+  it('passes every rule-based answer (the fallback is always clean)', () => {
+    for (const f of [facts, withMpesa])
+      for (const q of [
+        'How do I pay?',
+        'nataka kulipa kwa mpesa',
+        'price to Ruiru for 3 trucks',
+        'hello',
+        'nambari ya simu?',
+      ])
+        expect(foreignPaymentDetails(ruleBasedAnswer(q, f), f), q).toEqual([]);
+  });
+});
+
+describe('the Kiswahili word for coarse sand (issue 27, item 14)', () => {
+  it('says "mchanga mkubwa", never "kokoto" (ballast in Kenya)', () => {
+    const reply = chatReply('Mna mchanga wa aina gani?', facts);
+    expect(reply.lang).toBe('sw');
+    expect(reply.text).toContain('mchanga mkubwa');
+    expect(reply.text).not.toMatch(/kokoto|mchanga mbaya/i);
+  });
+});
+
+describe('boundReply', () => {
+  const sentence = 'Sand is delivered by the truck. ';
+  it.each([
+    ['short', 'Hello.', 2000, 'Hello.'],
+    ['exactly the limit', 'a'.repeat(2000), 2000, 'a'.repeat(2000)],
+    ['cut at the last sentence that fits', sentence.repeat(100), 2000, sentence.repeat(62).trimEnd()],
+    ['cut at a space with an ellipsis', 'word '.repeat(10), 22, 'word word word word…'],
+    ['cut mid-word when there is no space', 'x'.repeat(30), 10, `${'x'.repeat(9)}…`],
+  ])('%s', (_name, text, max, bounded) => {
+    const out = boundReply(text, max);
+    expect(out).toBe(bounded);
+    expect(out.length).toBeLessThanOrEqual(max);
+  });
 });

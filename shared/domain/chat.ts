@@ -1,5 +1,5 @@
 import { findPlace, type LatLng, roadDistanceKm } from './distance';
-import { formatKes, formatKm } from './format';
+import { formatKm, formatMoney } from './format';
 import { type PricingInfo, perTruckPrice } from './pricing';
 
 /** What the assistant may say: the business's own facts, built by the server (never from the client). */
@@ -15,6 +15,20 @@ export interface ChatFacts {
 }
 
 export const CHAT_LIMITS = { maxMessages: 20, maxChars: 2000 } as const;
+
+/**
+ * A reply cut to `max` characters (the conversation's own limit, so the widget can send it back as
+ * history): at the last sentence end that fits, else the last space, with an ellipsis. Shorter replies
+ * stay as they are.
+ */
+export function boundReply(text: string, max: number = CHAT_LIMITS.maxChars): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, max - 1);
+  const sentence = Math.max(room.lastIndexOf('. '), room.lastIndexOf('! '), room.lastIndexOf('? '));
+  if (sentence >= max / 2) return room.slice(0, sentence + 1);
+  const space = room.lastIndexOf(' ');
+  return `${(space >= max / 2 ? room.slice(0, space) : room).trimEnd()}…`;
+}
 
 /** The language a reply is written in: the question's. */
 export type ChatLang = 'en' | 'sw';
@@ -37,7 +51,7 @@ const words = (text: string) => text.toLowerCase().match(/[a-z']+/g) ?? [];
 const SW_WORDS = new Set(
   (
     'bei ngapi nataka natafuta naomba nipe tuma hadi mpaka kwa ya la za wa na ni mna mnafungua mnafunga kufungua ' +
-    'kufunga fungua funga saa lori malori gari magari mchanga mchanga laini mbaya lipa kulipa nalipa nilipe malipo ' +
+    'kufunga fungua funga saa lori malori gari magari mchanga laini mkubwa mbaya lipa kulipa nalipa nilipe malipo ' +
     'habari mambo niaje vipi sasa aje leo kesho jana tafadhali asante naweza nawezaje nini gani wapi lini je hii ' +
     'hiyo nyinyi nyie poa msee buda fika kufika itafika mtaleta leta kuleta peleka kupeleka ndio sawa aina ' +
     'tani siku usiku asubuhi jioni jumapili jumamosi wikendi kazi mko uko iko nitalipa akaunti benki namba simu ' +
@@ -257,6 +271,7 @@ const SAND = [
   'zege',
   'blocks',
   'laini',
+  'mkubwa',
   'mbaya',
   'river sand',
   'kind of sand',
@@ -315,8 +330,8 @@ export function chatReply(question: string, facts: ChatFacts, context?: string |
     ...extra,
   });
   const base = sw
-    ? `${formatKes(pricing.basePrice)} kwa lori la tani 20 hadi km ${pricing.baseDistanceKm} kutoka ${facts.yard.name}, na ${formatKes(pricing.incrementAmount)} zaidi kwa kila km ${pricing.incrementKm} baada ya hapo`
-    : `${formatKes(pricing.basePrice)} per 20-tonne truck up to ${pricing.baseDistanceKm} km from our ${facts.yard.name}, plus ${formatKes(pricing.incrementAmount)} for every ${pricing.incrementKm} km beyond that`;
+    ? `${formatMoney(pricing.basePrice)} kwa lori la tani 20 hadi km ${pricing.baseDistanceKm} kutoka ${facts.yard.name}, na ${formatMoney(pricing.incrementAmount)} zaidi kwa kila km ${pricing.incrementKm} baada ya hapo`
+    : `${formatMoney(pricing.basePrice)} per 20-tonne truck up to ${pricing.baseDistanceKm} km from our ${facts.yard.name}, plus ${formatMoney(pricing.incrementAmount)} for every ${pricing.incrementKm} km beyond that`;
 
   const place = findPlace(question);
   const askedKm = kmMentioned(question) ?? (place ? roadDistanceKm(facts.yard, place) : null);
@@ -354,8 +369,8 @@ export function chatReply(question: string, facts: ChatFacts, context?: string |
         : formatKm(km);
     return reply(
       'price',
-      `Delivery to ${where} costs ${formatKes(perTruck)} per truck${trucks > 1 ? `, ${formatKes(total)} for ${trucks} trucks` : ''}. Our pricing: ${base}. Use the quote form on this page for your exact site.`,
-      `Kupeleka mchanga hadi ${where} ni ${formatKes(perTruck)} kwa lori${trucks > 1 ? `, ${formatKes(total)} kwa malori ${trucks}` : ''}. Bei zetu: ${base}. Tumia fomu ya bei kwenye ukurasa huu kwa eneo lako kamili.`,
+      `Delivery to ${where} costs ${formatMoney(perTruck)} per truck${trucks > 1 ? `, ${formatMoney(total)} for ${trucks} trucks` : ''}. Our pricing: ${base}. Use the quote form on this page for your exact site.`,
+      `Kupeleka mchanga hadi ${where} ni ${formatMoney(perTruck)} kwa lori${trucks > 1 ? `, ${formatMoney(total)} kwa malori ${trucks}` : ''}. Bei zetu: ${base}. Tumia fomu ya bei kwenye ukurasa huu kwa eneo lako kamili.`,
       { km, place: placeName, trucks, perTruck, total },
     );
   };
@@ -417,14 +432,14 @@ export function chatReply(question: string, facts: ChatFacts, context?: string |
     return reply(
       'sand',
       'We deliver coarse sand (for concrete and blocks) and smooth sand (for plaster and finishing), 20 tonnes per truck.',
-      'Tuna mchanga mbaya/coarse (wa zege na matofali) na mchanga laini/smooth (wa plasta na kumalizia), tani 20 kwa kila lori.',
+      'Tuna mchanga mkubwa/coarse (wa zege na matofali) na mchanga laini/smooth (wa plasta na kumalizia), tani 20 kwa kila lori.',
     );
   }
   if (wantsOrder) {
     return reply(
       'order',
       'Order on this page: enter your site, choose coarse or smooth sand and the number of 20-tonne trucks (1 to 20), then place the order. You get the total at once, pay by paybill or bank, and share the payment reference.',
-      'Agiza kwenye ukurasa huu: andika eneo lako, chagua mchanga mbaya au laini na idadi ya malori ya tani 20 (1 hadi 20), kisha weka oda. Utaona jumla papo hapo, lipa kwa paybill au benki, na uweke namba ya malipo.',
+      'Agiza kwenye ukurasa huu: andika eneo lako, chagua mchanga mkubwa au laini na idadi ya malori ya tani 20 (1 hadi 20), kisha weka oda. Utaona jumla papo hapo, lipa kwa paybill au benki, na uweke namba ya malipo.',
     );
   }
   if (has(q, CONTACT)) {
@@ -477,4 +492,57 @@ export function amountsIn(text: string): number[] {
     /(?:kes|ksh|kshs|sh)\.?\s*([\d,]+(?:\.\d+)?)|([\d,]{4,}(?:\.\d+)?)\s*(?:kes|ksh|shillings|bob)/gi;
   for (const m of text.matchAll(re)) out.push(Number((m[1] ?? m[2] ?? '').replace(/,/g, '')));
   return out.filter((n) => Number.isFinite(n) && n > 0);
+}
+
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+const LINK =
+  /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|io|app|link|ly|me|co|ke|africa|shop|site|online)\b(?:\/\S*)?/gi;
+/** A number after a word that names where to pay: paybill, till, business number, Lipa na M-Pesa. */
+const PAY_TO =
+  /\b(?:pay ?bill|till|business|biashara|lipa na m-?pesa)(?:\s+(?:no\.?|number|namba|nambari|ya))*\s*[:#-]?\s*(\d(?:[\d ]*\d)?)/gi;
+/** What follows a word that names an account. */
+const ACCOUNT =
+  /\b(?:account|acc|a\/c|akaunti)(?:\s+(?:no\.?|number|namba|nambari|ya))*\s*[:#-]?\s*([A-Za-z0-9-]+)/gi;
+/** A run of digits, digit groups split by single spaces read as one number (`0700 000 000`, `247 247`). */
+const DIGITS = /\d+(?: \d+)*/g;
+
+const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+/**
+ * The links, e-mail addresses, paybill or till numbers and account numbers in a reply that are not the
+ * business's own: the payment details a customer reads must come only from the business's data (a model
+ * can be talked into, or invent, another paybill or a payment link). Every number of five digits or more
+ * must be a paybill, the account, the dispatch phone or an allowed price; the order account (`MCH42`) is
+ * the business's. Empty when the reply is clean.
+ */
+export function foreignPaymentDetails(
+  text: string,
+  facts: ChatFacts,
+  allowed: Set<number> = allowedAmounts(facts, []),
+): string[] {
+  const found: string[] = [];
+  const paybills = new Set([...facts.banks.map((b) => b.paybill), facts.mpesaPaybill ?? ''].filter(Boolean));
+  const accounts = new Set(facts.banks.map((b) => b.account.toUpperCase()));
+  const phone = digitsOf(facts.phone).slice(-9);
+  const own = (digits: string) =>
+    paybills.has(digits) ||
+    [...accounts].some((a) => digitsOf(a) === digits) ||
+    (digits.length >= 9 && digits.slice(-9) === phone) ||
+    allowed.has(Number(digits));
+  const rest = text.replace(EMAIL, (email) => {
+    if (email.toLowerCase() !== facts.email.toLowerCase()) found.push(email);
+    return ' ';
+  });
+  for (const m of rest.matchAll(LINK)) found.push(m[0]);
+  for (const m of rest.matchAll(PAY_TO)) if (!paybills.has(digitsOf(m[1]!))) found.push(m[0]);
+  for (const m of rest.matchAll(ACCOUNT)) {
+    const token = m[1]!.toUpperCase();
+    const identifier = /\d/.test(token) || /^[A-Z]{3,}$/.test(m[1]!);
+    if (identifier && !accounts.has(token) && !/^MCH\d*$/.test(token)) found.push(m[0]);
+  }
+  for (const m of rest.replace(/\bMCH\s*\d+/gi, ' ').matchAll(DIGITS)) {
+    const digits = digitsOf(m[0]);
+    if (digits.length >= 5 && !own(digits)) found.push(m[0]);
+  }
+  return [...new Set(found)];
 }

@@ -23,3 +23,23 @@ export function eachDate(from: string, to: string): string[] {
   for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
   return out;
 }
+
+/**
+ * A range of dates cut into the whole calendar months inside it ([from, to) of month starts, or null when
+ * there is none) and the days before and after them (each [first, last], or null): the truck breakdown
+ * reads whole months from the monthly rollup and only these days from the daily one.
+ */
+export function splitMonths(
+  from: string,
+  to: string,
+): { months: [string, string] | null; before: [string, string] | null; after: [string, string] | null } {
+  // The first month start on or after `from`, and the month start after the last whole month.
+  const monthsFrom = from.endsWith('-01') ? from : `${addDays(`${from.slice(0, 7)}-01`, 32).slice(0, 7)}-01`;
+  const monthsTo = `${addDays(to, 1).slice(0, 7)}-01`;
+  if (monthsFrom >= monthsTo) return { months: null, before: [from, to], after: null };
+  return {
+    months: [monthsFrom, monthsTo],
+    before: from < monthsFrom ? [from, addDays(monthsFrom, -1)] : null,
+    after: monthsTo <= to ? [monthsTo, to] : null,
+  };
+}

@@ -1,7 +1,9 @@
 import { BUSINESS_TIME_ZONE } from '../constants';
+import type { Language } from '../enums';
+import { fromCents, toCents } from './money';
 
 /** The screens' languages: English and Kiswahili (both as written in Kenya). */
-export type Locale = 'en' | 'sw';
+export type Locale = Language;
 /** The Intl locale for a screen language: en-KE or sw-KE. */
 export const intlLocale = (locale: Locale = 'en'): string => (locale === 'sw' ? 'sw-KE' : 'en-KE');
 
@@ -15,19 +17,7 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return f as T;
 }
 
-const kes = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
 const plain = new Intl.NumberFormat('en-KE');
-
-/** "32,000" — whole shillings without the currency, for labels that already say KES. */
-export function formatShillings(amount: number): string {
-  return kes.format(Math.round(amount));
-}
-
-/** "KES 32,000" — whole shillings with en-KE thousands separators; a loss as "−KES 5,000", like formatMoney. */
-export function formatKes(amount: number): string {
-  const whole = Math.round(amount) || 0; // never "-0"
-  return whole < 0 ? `−KES ${formatShillings(-whole)}` : `KES ${formatShillings(whole)}`;
-}
 
 /** "1,234.5" — tonnes, litres, kilometres and counts with en-KE (or sw-KE) separators (up to 3 decimals). */
 export function formatNumber(n: number, locale: Locale = 'en'): string {
@@ -40,8 +30,10 @@ const moneyWhole = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
 const moneyCents = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
- * Money as every screen shows it: "KES 32,000"; cents only when the value has them, and then always two
- * ("KES 8,500.50"); a negative amount as "−KES 201,280" (a true minus sign before the currency).
+ * The one KES formatter: screens, Telegram alerts, chat answers, briefings and documents all show money
+ * with it, so one amount reads the same everywhere. "KES 32,000"; cents only when the value has them, and
+ * then always two ("KES 93,001.50": never rounded away); a negative amount as "−KES 201,280" (a true
+ * minus sign before the currency). Cents from the database go through fromCents (shared/domain/money.ts).
  */
 export function formatMoney(amount: number, locale: Locale = 'en'): string {
   const figure = formatMoneyFigure(Math.abs(amount), locale);
@@ -50,9 +42,10 @@ export function formatMoney(amount: number, locale: Locale = 'en'): string {
 
 /** "8,500.50": formatMoney's figure without currency or sign, for a label that already says "KES". */
 export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string {
-  const cents = Math.round(Math.abs(amount) * 100);
+  const cents = toCents(Math.abs(amount));
   const whole = cents % 100 === 0;
-  if (locale === 'en') return whole ? moneyWhole.format(cents / 100) : moneyCents.format(cents / 100);
+  if (locale === 'en')
+    return whole ? moneyWhole.format(fromCents(cents)) : moneyCents.format(fromCents(cents));
   const f = whole
     ? cached(`mw:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 0 }))
     : cached(
@@ -60,7 +53,7 @@ export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string
         () =>
           new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
       );
-  return f.format(cents / 100);
+  return f.format(fromCents(cents));
 }
 
 const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
@@ -108,24 +101,6 @@ export function formatKm(km: number, locale: Locale = 'en'): string {
   );
   return `${f.format(km)} km`;
 }
-
-export const ORDER_STATUS_LABELS: Record<string, string> = {
-  AWAITING_PAYMENT: 'Awaiting Payment',
-  PAYMENT_REVIEW: 'Awaiting Payment Review',
-  RECEIVED: 'Received',
-  IN_TRANSIT: 'In Transit',
-  DELIVERED: 'Delivered',
-  CANCELLED: 'Cancelled',
-};
-
-/** Spec labels for order statuses; anything unknown is shown as given. */
-export function orderStatusLabel(status: string): string {
-  return ORDER_STATUS_LABELS[status] ?? status;
-}
-
-/** Cents in the database, KES in the API. */
-export const toCents = (kesAmount: number) => Math.round(kesAmount * 100);
-export const fromCents = (cents: number) => cents / 100;
 
 const clock = new Intl.DateTimeFormat('en-KE', {
   timeZone: BUSINESS_TIME_ZONE,
@@ -212,4 +187,16 @@ export function formatDateTime(
             }),
         );
   return f.format(at instanceof Date ? at : new Date(at));
+}
+
+/** A file size as a person reads it: 950 B, 4.7 MB, 1.2 GB (decimal units, one decimal from kB up). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -4,14 +4,7 @@
  * refills what was burnt since the previous one, so this fill's litres over those kilometres is the
  * interval's consumption.
  */
-export const FUEL_ANOMALY_KINDS = [
-  'ODOMETER_BACKWARDS',
-  'OVER_TANK_CAPACITY',
-  'CONSUMPTION_OUTLIER',
-  'ODOMETER_GPS_MISMATCH',
-  'TRUCK_MOVING',
-] as const;
-export type FuelAnomalyKind = (typeof FUEL_ANOMALY_KINDS)[number];
+import type { FuelAnomalyKind } from '../enums';
 
 /** Consumption is judged once the truck has this many earlier fill intervals. */
 export const CONSUMPTION_MIN_FILLS = 5;

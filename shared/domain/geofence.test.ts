@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SITE_SOURCES } from '../enums';
 import type { LatLng } from './distance';
 import {
   bandM,
@@ -13,7 +14,6 @@ import {
   type GeoFix,
   isExactSite,
   runFence,
-  SITE_SOURCES,
   SITE_STOP_MS,
   type Side,
   type StopState,

@@ -1,3 +1,4 @@
+import type { SiteSource } from '../enums';
 import { haversineKm, type LatLng, ROAD_FACTOR } from './distance';
 
 /**
@@ -200,13 +201,6 @@ export function etaMinutesFromSeconds(seconds: unknown): number | undefined {
 
 // ── Site points ────────────────────────────────────────────────────────────────────────────────────────
 
-/**
- * Where an order's site point came from: the geocoder or the gazetteer at order time, the customer's pin
- * or pasted shared location, or the driver's first stop there.
- */
-export const SITE_SOURCES = ['geocoder', 'gazetteer', 'pin', 'link', 'driver'] as const;
-export type SiteSource = (typeof SITE_SOURCES)[number];
-
 /** A geocoded address is usually right to the street; a gazetteer match only to the town or estate. */
 export const GEOCODER_RADIUS_M = 500;
 export const GAZETTEER_RADIUS_M = 1500;
@@ -218,6 +212,9 @@ export function siteRadiusFor(source: SiteSource, baseM: number): number {
   return baseM;
 }
 
+/** Points someone put at the site (a pin, a shared location, the driver there): they beat looked-up ones. */
+export const EXACT_SITE_SOURCES = ['pin', 'link', 'driver'] as const satisfies readonly SiteSource[];
+
 /** A point someone put at the site (a pin, a shared location, the driver there) beats a looked-up one. */
 export const isExactSite = (source: SiteSource | null | undefined) =>
-  source === 'pin' || source === 'link' || source === 'driver';
+  (EXACT_SITE_SOURCES as readonly string[]).includes(source ?? '');

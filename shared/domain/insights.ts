@@ -11,6 +11,9 @@ export interface InsightFacts {
   costsLast7: number;
 }
 
+/** The insights paragraph's ceiling: a model's summary longer than this is not used (3–5 sentences fit). */
+export const INSIGHTS_MAX_CHARS = 2_000;
+
 export interface Insights {
   insights: string;
   alerts: string[];

@@ -1,10 +1,10 @@
+import type { AxleCount } from '../enums';
+
 /**
  * Legal gross vehicle weight (issue 17). The Traffic Act (Cap 403), as KeNHA's weighbridge rules state
  * it: 2-axle rigid 18 t, 3-axle 26 t, 4-axle 30 t gross. A load is legal when the empty truck (tare)
  * plus the load stays within its axle count's limit; the limits sit in the editable gross_limits table.
  */
-export const AXLE_COUNTS = [2, 3, 4] as const;
-export type AxleCount = (typeof AXLE_COUNTS)[number];
 
 /** The seeded limits (drizzle/migrations/0012), in tonnes gross. */
 export const DEFAULT_GROSS_LIMITS_T: Record<AxleCount, number> = { 2: 18, 3: 26, 4: 30 };
@@ -50,5 +50,4 @@ export const LEGAL_WEIGHT_MESSAGES = {
   ) =>
     `Over the legal weight: a ${axles}-axle truck may weigh ${limitT} t gross. ${plate} weighs ${tareT} t empty, so its legal payload is ${payloadT} t; this load makes ${grossT} t.`,
   reasonRequired: 'Give a reason for loading above the legal limit.',
-  adminOnly: 'Only an admin may load a truck above the legal limit.',
 };

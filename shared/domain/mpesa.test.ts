@@ -148,6 +148,8 @@ describe('payer and results', () => {
   it.each([
     [0, 'PAID', 'Payment received. Thank you!', false],
     [1, 'FAILED', 'Your M-Pesa balance is not enough', true],
+    [1031, 'FAILED', 'You cancelled the M-Pesa prompt', true],
+    ['1031', 'FAILED', 'You cancelled the M-Pesa prompt', true],
     [1032, 'FAILED', 'You cancelled the M-Pesa prompt', true],
     ['1037', 'FAILED', 'We could not reach your phone', true],
     [2001, 'FAILED', 'The M-Pesa PIN was wrong', true],

@@ -2,6 +2,8 @@
  * M-Pesa rules (Safaricom Daraja): the order's account number, phone numbers, amounts and result codes.
  * Pure: data in, data out; the server, the worker and the screens share them.
  */
+import { fromCents, toCents } from './money';
+import { normaliseKenyanPhone } from './phone';
 
 /** The account number a customer quotes with the paybill: `MCH<order id>`. */
 export const ACCOUNT_PREFIX = 'MCH';
@@ -28,16 +30,8 @@ export function parseAccountRef(typed: string | null | undefined): number | null
  * 0712 345 678, 712345678, +254 712-345-678, 254712345678, 0110 000 000. Null when it is not one.
  */
 export function normaliseMsisdn(typed: string | null | undefined): string | null {
-  if (!typed) return null;
-  const trimmed = typed.trim();
-  if (!/^\+?[\d\s\-().]+$/.test(trimmed)) return null;
-  const digits = trimmed.replace(/\D/g, '');
-  let national: string;
-  if (/^254[17]\d{8}$/.test(digits)) national = digits.slice(3);
-  else if (/^0[17]\d{8}$/.test(digits)) national = digits.slice(1);
-  else if (/^[17]\d{8}$/.test(digits)) national = digits;
-  else return null;
-  return `254${national}`;
+  const phone = normaliseKenyanPhone(typed);
+  return phone?.mobile ? phone.international : null;
 }
 
 /**
@@ -65,7 +59,7 @@ export const MPESA_MAX_TRANSACTION_KES = 250_000;
 
 /** What an STK prompt can ask for a balance: whole shillings only, so the cents round up (never short). */
 export function stkAmountKes(balanceCents: number): number {
-  return Math.max(0, Math.ceil(balanceCents / 100));
+  return Math.max(0, Math.ceil(fromCents(balanceCents)));
 }
 
 /**
@@ -110,7 +104,7 @@ export function amountToCents(value: string | number | null | undefined): number
   if (value === null || value === undefined) return null;
   const text = String(value).replace(/,/g, '').trim();
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(text)) return null;
-  const cents = Math.round(Number(text) * 100);
+  const cents = toCents(Number(text));
   return cents > 0 ? cents : null;
 }
 
@@ -167,6 +161,11 @@ export const STK_RESULTS: Record<string, { message: string; retry: boolean }> = 
     retry: true,
   },
   '1025': { message: 'M-Pesa could not send the prompt. Please try again in a moment.', retry: true },
+  // 1031 and 1032 both mean the customer cancelled the prompt (Daraja answers either, by channel).
+  '1031': {
+    message: 'You cancelled the M-Pesa prompt. Send it again when you are ready to pay.',
+    retry: true,
+  },
   '1032': {
     message: 'You cancelled the M-Pesa prompt. Send it again when you are ready to pay.',
     retry: true,
@@ -228,4 +227,8 @@ export const MPESA_MESSAGES = {
   paymentNotFound: 'Payment not found.',
   alreadyMatched: 'This payment is already matched to an order.',
   matchOrderNotFound: 'No order with that number.',
+  tooManyPhone:
+    'Too many payment prompts to this phone. Wait a few minutes, or pay with the paybill and the account number shown.',
+  tooMany:
+    'Too many payment prompts for this order. Wait a few minutes, or pay with the paybill and the account number shown.',
 } as const;

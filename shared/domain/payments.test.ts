@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { balanceCents, confirmedOrder, type OrderMoney, settle } from './payments';
+import {
+  balanceCents,
+  CONFIRMATIONS_PER_ORDER,
+  confirmationWait,
+  confirmedOrder,
+  isMpesaMethod,
+  type OrderMoney,
+  settle,
+} from './payments';
 
 const order = (over: Partial<OrderMoney> = {}): OrderMoney => ({
   status: 'AWAITING_PAYMENT',
@@ -75,5 +83,31 @@ describe('settle', () => {
     expect(balanceCents(order({ paymentStatus: 'CONFIRMED' }))).toBe(0);
     expect(balanceCents(order({ paidCents: 9_000_000 }))).toBe(0);
     expect(balanceCents(order({ paidCents: 1_000_000 }))).toBe(5_400_000);
+  });
+});
+
+describe('confirmationWait: at most CONFIRMATIONS_PER_ORDER a day', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const hoursAgo = (h: number) => new Date(now.getTime() - h * 3600_000);
+  it.each([
+    ['none yet', [], null],
+    ['five in the day', [20, 10, 5, 2, 1].map(hoursAgo), null],
+    ['six: wait until the oldest is a day old (4 h)', [20, 10, 5, 2, 1, 0.5].map(hoursAgo), 4 * 3600],
+    ['seven: the second oldest counts', [23, 20, 10, 5, 2, 1, 0.5].map(hoursAgo), 4 * 3600],
+    ['six, the oldest leaving now: one second', [24 - 1 / 3600, 10, 5, 2, 1, 0.5].map(hoursAgo), 1],
+  ])('%s', (_label, recent, wait) => {
+    expect(CONFIRMATIONS_PER_ORDER.count).toBe(6);
+    expect(confirmationWait(recent, now)).toBe(wait);
+  });
+});
+
+describe('isMpesaMethod', () => {
+  it.each([
+    ['MPESA', true],
+    ['M-Pesa paybill', true],
+    ['Equity', false],
+    ['mpesa', false],
+  ])('%s → %s', (method, expected) => {
+    expect(isMpesaMethod(method)).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICING, distanceSourceLabel, perTruckPrice, priceQuote } from './pricing';
+import { DEFAULT_PRICING, perTruckPrice, priceQuote } from './pricing';
 
 describe('perTruckPrice', () => {
   it.each([
@@ -59,15 +59,4 @@ describe('priceQuote', () => {
       { perTruck: 34_000, total: 34_000, truckCount: 1, distanceKm: 21 },
     ],
   ])('%j → %j', (input, expected) => expect(priceQuote(DEFAULT_PRICING, input)).toEqual(expected));
-});
-
-describe('distanceSourceLabel', () => {
-  it.each([
-    ['manual', 'manual distance'],
-    ['geocoded', 'geocoded'],
-    ['heuristic', 'name heuristic'],
-    ['default', 'default estimate'],
-    ['something', 'estimated'],
-    [undefined, 'estimated'],
-  ])('%s → %s', (source, label) => expect(distanceSourceLabel(source)).toBe(label));
 });

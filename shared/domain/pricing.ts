@@ -1,4 +1,5 @@
 /** Distance pricing per truck load (spec sections 3 and 9; DESIGN.md "Pricing"). Amounts in KES. */
+import { fromCents, toCents } from './money';
 
 export interface PricingInfo {
   basePrice: number;
@@ -42,26 +43,8 @@ export function priceQuote(pricing: PricingInfo, input: QuoteInput): PriceQuote 
   // An override keeps its cents (31,000.50 stays 31,000.50), rounded half-up to the cent.
   const perTruck =
     input.perTruckOverride != null && input.perTruckOverride > 0
-      ? Math.round(input.perTruckOverride * 100) / 100
+      ? fromCents(toCents(input.perTruckOverride))
       : perTruckPrice(pricing, distanceKm);
-  const total = (Math.round(perTruck * 100) * input.trucks) / 100;
+  const total = fromCents(toCents(perTruck) * input.trucks);
   return { perTruck, total, truckCount: input.trucks, distanceKm };
-}
-
-export type DistanceSource = 'manual' | 'geocoded' | 'heuristic' | 'default';
-
-/** How a distance source is shown to people (spec section 3, Quote). */
-export function distanceSourceLabel(source: string | null | undefined): string {
-  switch (source) {
-    case 'manual':
-      return 'manual distance';
-    case 'geocoded':
-      return 'geocoded';
-    case 'heuristic':
-      return 'name heuristic';
-    case 'default':
-      return 'default estimate';
-    default:
-      return 'estimated';
-  }
 }

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type Fix,
   idleMinutes,
+  idleSince,
   idleText,
   invalidFix,
+  isIdle,
   isMoving,
   MAX_ATTRIBUTES,
   parseOsmand,
@@ -276,6 +278,23 @@ describe('idle time', () => {
     expect(m).toBe(minutes);
     expect(idleText(m)).toBe(text);
   });
+
+  // The idle rule (truck.idle alert and insights): still since the last move, else since the last update.
+  it.each([
+    [30, null, 30, true],
+    [29.99, null, 30, false],
+    [null, 45, 30, true],
+    [null, 10, 30, false],
+    [5, 45, 30, false], // it moved 5 minutes ago: the older update does not count
+    [null, null, 30, false],
+  ])(
+    'moved %s min ago, updated %s min ago, threshold %s min → idle %s',
+    (moved, updated, threshold, idle) => {
+      const ago = (min: number | null) => (min === null ? null : new Date(now.getTime() - min * 60_000));
+      expect(isIdle(ago(moved), ago(updated), now, threshold)).toBe(idle);
+      expect(idleSince(ago(moved), ago(updated))).toEqual(ago(moved) ?? ago(updated));
+    },
+  );
 
   it('counts moving above 5 km/h', () => {
     expect(isMoving(5)).toBe(false);

@@ -336,11 +336,34 @@ export function readTrackerRequest(query: Record<string, unknown>, body: unknown
   return [parseOsmand({ ...query, ...(isObject(body) ? body : {}) }, now)];
 }
 
-/** Minutes a truck has stood still: from its last movement above 5 km/h to now; null when unknown. */
+/**
+ * When a truck's stand-still began: its last movement above 5 km/h, else (never seen moving) its last
+ * update, as the spec computes idle minutes "from last update time if not supplied". Null when unknown.
+ */
+export const idleSince = (lastMovedAt: Date | null, lastUpdated: Date | null): Date | null =>
+  lastMovedAt ?? lastUpdated;
+
+/** Minutes a truck has stood still (see idleSince) to now; null when unknown. */
 export function idleMinutes(lastMovedAt: Date | null, lastUpdated: Date | null, now: Date): number | null {
-  const since = lastMovedAt ?? lastUpdated;
+  const since = idleSince(lastMovedAt, lastUpdated);
   if (!since) return null;
   return Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+}
+
+/**
+ * The idle-truck rule, for the `truck.idle` alert and the insights alike: a truck that has stood still
+ * (idleMinutes) at least `thresholdMinutes` (IDLE_ALERT_MINUTES). It matters only for a truck with a load
+ * waiting at the yard or on the road (IDLE_WATCH_LOAD_STATUSES in shared/enums.ts), which the caller's
+ * query picks.
+ */
+export function isIdle(
+  lastMovedAt: Date | null,
+  lastUpdated: Date | null,
+  now: Date,
+  thresholdMinutes: number,
+): boolean {
+  const minutes = idleMinutes(lastMovedAt, lastUpdated, now);
+  return minutes !== null && minutes >= thresholdMinutes;
 }
 
 /** Spec idle text: 'Idle < 1 min' under a minute, minutes otherwise, 'Idle time n/a' when unknown. */

@@ -2,6 +2,7 @@
  * What a delivered load earns (issue 17): its revenue less its fuel share, the loading and offloading
  * costs that name it, the driver's trip allowance and the county cess. All money in cents.
  */
+import { toCents } from './money';
 
 /** A county (or route) cess per trip: `match` is looked for in the order's site text; `*` is any site. */
 export interface CessRule {
@@ -18,7 +19,7 @@ export function parseCess(text: string): CessRule[] {
     .map((p) => {
       const m = /^([^=]+)=(\d+(?:\.\d{1,2})?)$/.exec(p);
       if (!m) throw new Error(`"${p}" is not place=KES`);
-      return { match: m[1]!.trim().toLowerCase(), cents: Math.round(Number(m[2]) * 100) };
+      return { match: m[1]!.trim().toLowerCase(), cents: toCents(Number(m[2])) };
     });
 }
 

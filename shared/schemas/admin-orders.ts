@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ASSIGNMENT_STATUSES as LOAD_STATUSES } from '../domain/assignments';
+import { ASSIGNMENT_STATUSES } from '../enums';
 import { ZEmail, ZPersonName, ZPhone } from './auth';
 import { blankToUndefined, LIMITS, zIntId, zKes, zOptionalInstant, zText, zTextId, zTonnes } from './common';
+import { ZKraPin } from './invoices';
 import { ZDeliveryProof, ZLoadEvent } from './loads';
 import { ZDateNeeded, ZOptionalDistance, ZOvernightPour, ZSandType, ZSite, ZTrucks } from './orders';
 
@@ -23,7 +24,7 @@ export const ADMIN_ORDER_MESSAGES = {
   onlyForward: 'Only operations can move a load back.',
   needsProof:
     "A load is marked delivered with a proof of delivery: a photo and the customer's delivery code, or the receiver's name.",
-  deliveredByHand: 'Marked delivered by hand, without a proof of delivery.',
+  handDeliveryReason: 'Give a reason for marking the load delivered without a proof of delivery.',
   photoRequired: 'Take a photo of the delivered load.',
   codeFormat: 'The delivery code is 4 digits.',
   codeOrReceiver: "Enter the customer's delivery code, or the receiver's name if they do not have it.",
@@ -71,6 +72,8 @@ export const ZAdminOrderCreateInput = z.object({
     blankToUndefined,
     zKes(ADMIN_ORDER_MESSAGES.override, LIMITS.perTruckKes).optional(),
   ),
+  /** The buyer's KRA PIN, printed on the tax invoice (optional). */
+  kraPin: ZKraPin,
 });
 export type TAdminOrderCreateInput = z.infer<typeof ZAdminOrderCreateInput>;
 
@@ -88,6 +91,8 @@ export const ZAddAssignmentInput = z.object({
   /** ADMIN loads the truck above its legal gross weight (recorded with the reason, shown on the load). */
   overrideLegalLimit: z.boolean().optional(),
   overrideReason: z.preprocess(blankToUndefined, zText({ label: 'Override reason', max: 300 }).optional()),
+  /** ADMIN schedules a load of an account on terms past its credit limit (recorded with the reason). */
+  overrideCreditLimit: z.boolean().optional(),
 });
 export type TAddAssignmentInput = z.infer<typeof ZAddAssignmentInput>;
 
@@ -106,7 +111,6 @@ export const ZReviewPaymentInput = z
 
 export type TReviewPaymentInput = z.infer<typeof ZReviewPaymentInput>;
 
-export const ASSIGNMENT_STATUSES = LOAD_STATUSES;
 export const ZAssignmentStatus = z.enum(ASSIGNMENT_STATUSES, { error: 'Choose a valid load status.' });
 /** A move by hand, and why (the geofences move loads by themselves; a hand move says what they missed). */
 export const ZSetAssignmentStatusInput = z.object({
@@ -161,7 +165,7 @@ export const ZAssignment = z.object({
   plate: z.string().nullable(),
   tonnes: z.number(),
   scheduledAt: z.string().nullable(),
-  status: z.string(),
+  status: ZAssignmentStatus,
   driver: z.string().nullable(),
   driverId: z.string().nullable(),
   inTransitAt: z.string().nullable(),

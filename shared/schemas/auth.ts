@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES, PASSWORD_MIN_LENGTH } from '../constants';
+import { LANGUAGES } from '../enums';
 import { ROLES, STAFF_ROLES } from '../roles';
 import { zIntId, zText, zTextId } from './common';
 
@@ -36,6 +37,8 @@ export const ZRegisterInput = z.object({
   email: ZEmail,
   phone: ZPhone.optional().default(''),
   password: ZNewPassword,
+  /** The device's language: the new account starts with it. */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
@@ -57,11 +60,12 @@ export const ZSessionUser = z.object({
   phone: z.string().nullable(),
   driverId: z.string().nullable().optional(),
   /** The screens' language on the account: applied at sign-in. */
-  language: z.enum(['en', 'sw']).optional(),
+  language: z.enum(LANGUAGES).optional(),
+  /** An ADMIN reset the password to a one-time one: the next screen is the password screen. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type TSessionUser = z.infer<typeof ZSessionUser>;
 
-export const LANGUAGES = ['en', 'sw'] as const;
 export const ZSetLanguageInput = z.object({
   language: z.enum(LANGUAGES, { error: 'Language must be en (English) or sw (Kiswahili).' }),
 });
@@ -87,3 +91,26 @@ export const ZStaffUser = ZSessionUser.extend({
 export type TStaffUser = z.infer<typeof ZStaffUser>;
 
 export const ZUserIdInput = z.object({ id: zIntId('Unknown user.') });
+
+export const ZPasswordResetRequest = z.object({ email: ZEmail });
+export type TPasswordResetRequest = z.infer<typeof ZPasswordResetRequest>;
+
+export const ZPasswordResetConfirm = z.object({
+  token: z
+    .string({ error: MESSAGES.resetLinkInvalid })
+    .trim()
+    .min(16, MESSAGES.resetLinkInvalid)
+    .max(200, MESSAGES.resetLinkInvalid)
+    .regex(/^[A-Za-z0-9_-]+$/, MESSAGES.resetLinkInvalid),
+  newPassword: ZNewPassword,
+});
+export type TPasswordResetConfirm = z.infer<typeof ZPasswordResetConfirm>;
+
+/** The reset request's answer: the same whether or not the address has an account. */
+export const ZPasswordResetAccepted = z.object({ accepted: z.literal(true) });
+
+/** What the password screens may offer: a link by e-mail when SMTP is set up, a code by SMS when SMS is. */
+export const ZPasswordOptions = z.object({ emailReset: z.boolean(), smsReset: z.boolean() });
+
+/** An ADMIN's reset: the one-time password, answered once and never stored. */
+export const ZOneTimePassword = z.object({ id: z.number(), oneTimePassword: z.string() });

@@ -4,7 +4,7 @@
  * here, with a message a person can act on, and never reaches SQL. Each kind of field has a real bound.
  */
 import { z } from 'zod';
-import { formatKes, formatNumber } from '../domain/format';
+import { formatMoney, formatNumber } from '../domain/format';
 
 /** Upper bounds per kind of field: what the business can meet, well inside the columns' types. */
 export const LIMITS = {
@@ -159,7 +159,7 @@ export function zKes(message: string, max: number = LIMITS.amountKes, zero = fal
     message,
     zero,
     max,
-    maxMessage: `Amounts are at most ${formatKes(max)}.`,
+    maxMessage: `Amounts are at most ${formatMoney(max)}.`,
     decimals: 2,
     decimalsMessage: COMMON_MESSAGES.cents,
   });

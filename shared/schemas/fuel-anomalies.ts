@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FUEL_ANOMALY_KINDS } from '../domain/fuel-anomalies';
+import { FUEL_ANOMALY_KINDS, FUEL_ANOMALY_STATUSES } from '../enums';
 import { blankToUndefined, zIntId, zListLimit, zText } from './common';
 
 export const FUEL_ANOMALY_MESSAGES = {
@@ -7,8 +7,6 @@ export const FUEL_ANOMALY_MESSAGES = {
   reasonRequired: 'Give a reason for dismissing the finding.',
   alreadyClosed: 'This finding was already reviewed or dismissed.',
 } as const;
-
-export const FUEL_ANOMALY_STATUSES = ['open', 'reviewed', 'dismissed'] as const;
 
 export const ZFuelAnomaly = z.object({
   id: z.number(),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { DELIVERY_PROOF_METHODS, LOAD_EVENT_SOURCES } from '../enums';
 
 // Load shapes shared by the order listings (shared/schemas/orders.ts) and the admin loads list.
 
 /** What operations sees of a delivery's proof. */
 export const ZDeliveryProof = z.object({
   photoUrl: z.string(),
-  method: z.enum(['code', 'receiver']),
+  method: z.enum(DELIVERY_PROOF_METHODS),
   receiverName: z.string().nullable(),
   /** Delivered without the customer's code: operations checks it. */
   flagged: z.boolean(),
@@ -19,7 +20,7 @@ export const ZLoadEvent = z.object({
   from: z.string(),
   to: z.string(),
   at: z.string(),
-  source: z.enum(['geofence', 'manual', 'proof']),
+  source: z.enum(LOAD_EVENT_SOURCES),
   by: z.string().nullable(),
   reason: z.string().nullable(),
 });

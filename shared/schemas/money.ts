@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COST_SOURCES, COST_TYPES } from '../enums';
 import {
   blankToUndefined,
   LIMITS,
@@ -12,18 +13,6 @@ import {
   zText,
   zTextId,
 } from './common';
-
-export const COST_TYPES = [
-  'FUEL',
-  'SALARY',
-  'REPAIR',
-  'MAINTENANCE',
-  'LOADING',
-  'OFFLOADING',
-  'STOCK_PURCHASE',
-  'OTHER',
-] as const;
-export type CostType = (typeof COST_TYPES)[number];
 
 export const MONEY_MESSAGES = {
   costTruck: 'Select the truck for this cost.',
@@ -68,7 +57,7 @@ export const ZCostUpdateInput = ZCostInput.omit({ overrideDuplicate: true, dupli
 
 export const ZCost = z.object({
   id: z.number(),
-  type: z.string(),
+  type: z.enum(COST_TYPES),
   truck_id: z.string().nullable(),
   plate: z.string().nullable(),
   amount: z.number(),
@@ -77,7 +66,7 @@ export const ZCost = z.object({
   is_duplicate: z.boolean(),
   duplicate_of: z.number().nullable(),
   confirmed_at: z.string().nullable(),
-  source: z.string(),
+  source: z.enum(COST_SOURCES),
   voided: z.boolean(),
   assignment_id: z.number().nullable(),
 });
@@ -149,7 +138,9 @@ export const ZFuelDuplicateOf = z.object({
 });
 export type TFuelDuplicateOf = z.infer<typeof ZFuelDuplicateOf>;
 
+/** A duplicate-flagged record's state in the audit console (computed, not stored). */
 export const AUDIT_STATUSES = ['pending', 'reviewed', 'voided'] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
 const ZDateOnly = z.preprocess(
   blankToUndefined,
   zCalendarDate('Dates are YYYY-MM-DD, and the day must exist.').optional(),
@@ -202,7 +193,7 @@ export const ZAuditRecord = z.object({
   entity: z.enum(['COST', 'FUEL']),
   id: z.number(),
   status: z.enum(AUDIT_STATUSES),
-  type: z.string(),
+  type: z.enum(COST_TYPES),
   truckId: z.string().nullable(),
   truckPlate: z.string().nullable(),
   eventAt: z.string(),
@@ -250,5 +241,5 @@ export const ZTruckBreakdownRow = z.object({
   margin: z.number().nullable(),
 });
 export type TTruckBreakdownRow = z.infer<typeof ZTruckBreakdownRow>;
-export const ZCostMixRow = z.object({ type: z.string(), amount: z.number() });
+export const ZCostMixRow = z.object({ type: z.enum(COST_TYPES), amount: z.number() });
 export type TCostMixRow = z.infer<typeof ZCostMixRow>;

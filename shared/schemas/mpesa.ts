@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MPESA_MESSAGES, normaliseMsisdn } from '../domain/mpesa';
-import { zIntId, zTextId } from './common';
+import { MPESA_CALLBACK_KINDS, STK_REQUEST_STATUSES } from '../enums';
+import { blankToUndefined, zIntId, zListLimit, zTextId } from './common';
 import { ZOrderStatus, ZPaymentStatus } from './orders';
 
 // The messages live with the zod-free domain code, so screens can show them without loading zod.
@@ -36,7 +37,7 @@ export const ZStkPushInput = z.object({
 });
 export type TStkPushInput = z.infer<typeof ZStkPushInput>;
 
-export const ZStkStatusValue = z.enum(['PENDING', 'PAID', 'FAILED']);
+export const ZStkStatusValue = z.enum(STK_REQUEST_STATUSES);
 
 /** Where an order's money stands (KES). */
 export const ZOrderMoney = z.object({
@@ -79,6 +80,8 @@ export const ZStkStatus = z.object({
   amount: z.number(),
   receipt: z.string().nullable(),
   order: ZOrderMoney,
+  /** The order's receipt (tax invoice) PDF once it is paid in full; null before. */
+  receiptUrl: z.string().nullable(),
 });
 export type TStkStatus = z.infer<typeof ZStkStatus>;
 
@@ -102,6 +105,29 @@ export const ZUnmatchedPayment = z.object({
   receivedAt: z.string(),
 });
 export type TUnmatchedPayment = z.infer<typeof ZUnmatchedPayment>;
+
+const CURSOR_MESSAGE = 'Use the nextCursor of the previous page.';
+
+/** A page of the unmatched list: `limit` rows (at most 200), after `cursor` (the previous page's nextCursor). */
+export const ZUnmatchedPageInput = z
+  .object({
+    limit: z.preprocess(blankToUndefined, zListLimit(200).optional()),
+    cursor: z.preprocess(
+      blankToUndefined,
+      zIntId(CURSOR_MESSAGE)
+        .optional()
+        .describe("The previous page's nextCursor; absent for the first (newest) page"),
+    ),
+  })
+  .optional();
+export type TUnmatchedPageInput = z.infer<typeof ZUnmatchedPageInput>;
+
+export const ZUnmatchedPage = z.object({
+  payments: z.array(ZUnmatchedPayment),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type TUnmatchedPage = z.infer<typeof ZUnmatchedPage>;
 
 export const ZMatchPaymentInput = z.object({
   id: zIntId(MPESA_MESSAGES.paymentNotFound),
@@ -141,7 +167,7 @@ export const ZUnreconciled = z.object({
   callbacks: z.array(
     z.object({
       id: z.number(),
-      kind: z.string(),
+      kind: z.enum(MPESA_CALLBACK_KINDS),
       receivedAt: z.string(),
       error: z.string().nullable(),
     }),

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { ROLES } from '../roles';
 import { zIntId } from './common';
-
-/** Who receives operational alerts (Telegram and the recorded list): active ADMIN and OPS users. */
-export const ALERT_RECIPIENT_ROLES = ['ADMIN', 'OPS'] as const;
 
 export const RECIPIENT_NOT_FOUND = 'Recipient not found.';
 
@@ -31,7 +29,7 @@ export const ZNotificationRecipient = z.object({
   id: z.number(),
   name: z.string(),
   email: z.string(),
-  role: z.string(),
+  role: z.enum(ROLES),
   telegramChatId: z.string().nullable(),
 });
 

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { MAX_TRUCKS_PER_ORDER, MESSAGES, MIN_TRUCKS_PER_ORDER, PASSWORD_MIN_LENGTH } from '../constants';
-import { SITE_SOURCES } from '../domain/geofence';
+import {
+  ASSIGNMENT_STATUSES,
+  DISTANCE_SOURCES,
+  LANGUAGES,
+  ORDER_PAYMENT_STATUSES,
+  ORDER_STATUSES,
+  SAND_TYPES,
+  SITE_SOURCES,
+} from '../enums';
 import { ZEmail, ZPersonName, ZPhone } from './auth';
 import { blankToUndefined, zCalendarDate, zDistanceKm, zIntId, zNumber, zText } from './common';
+import { orderDocumentFields, ZKraPin } from './invoices';
 import { ZDeliveryProof } from './loads';
 import { ZListedPayment } from './payments';
 
@@ -22,7 +31,7 @@ export const ORDER_MESSAGES = {
   paymentClosed: 'This order no longer takes payment confirmations.',
 } as const;
 
-export const ZSandType = z.enum(['coarse', 'smooth'], { error: ORDER_MESSAGES.sandType });
+export const ZSandType = z.enum(SAND_TYPES, { error: ORDER_MESSAGES.sandType });
 export const ZTrucks = zNumber({
   message: ORDER_MESSAGES.trucksRange,
   min: MIN_TRUCKS_PER_ORDER,
@@ -49,7 +58,7 @@ export const ZQuoteInput = z.object({
 });
 export type TQuoteInput = z.infer<typeof ZQuoteInput>;
 
-export const ZDistanceSource = z.enum(['manual', 'geocoded', 'heuristic', 'default']);
+export const ZDistanceSource = z.enum(DISTANCE_SOURCES);
 
 export const ZQuote = z.object({
   perTruck: z.number(),
@@ -67,6 +76,8 @@ export const ZPortalAccount = z
       MESSAGES.passwordTooShort,
     ),
     confirmPassword: zText({ label: 'Password confirmation', max: 200 }).optional(),
+    /** The device's language: the new login starts with it. */
+    language: z.enum(LANGUAGES).optional(),
   })
   .refine((a) => a.confirmPassword === undefined || a.confirmPassword === a.password, {
     message: MESSAGES.passwordsDoNotMatch,
@@ -84,6 +95,8 @@ export const ZGuestOrderInput = z
     distanceKm: ZOptionalDistance,
     dateNeeded: ZDateNeeded,
     overnightPour: ZOvernightPour,
+    /** The buyer's KRA PIN, printed on the tax invoice (optional). */
+    kraPin: ZKraPin,
     account: ZPortalAccount.optional().nullable(),
   })
   .superRefine((o, ctx) => {
@@ -99,18 +112,13 @@ export const ZOrderInput = z.object({
   distanceKm: ZOptionalDistance,
   dateNeeded: z.preprocess(blankToUndefined, ZDateNeeded.optional()),
   overnightPour: ZOvernightPour,
+  /** The buyer's KRA PIN, printed on the tax invoice (optional). */
+  kraPin: ZKraPin,
 });
 export type TOrderInput = z.infer<typeof ZOrderInput>;
 
-export const ZOrderStatus = z.enum([
-  'AWAITING_PAYMENT',
-  'PAYMENT_REVIEW',
-  'RECEIVED',
-  'IN_TRANSIT',
-  'DELIVERED',
-  'CANCELLED',
-]);
-export const ZPaymentStatus = z.enum(['PENDING', 'SUBMITTED', 'CONFIRMED', 'REJECTED']);
+export const ZOrderStatus = z.enum(ORDER_STATUSES);
+export const ZPaymentStatus = z.enum(ORDER_PAYMENT_STATUSES);
 
 export const ZOrderCreated = z.object({
   id: z.number(),
@@ -129,6 +137,12 @@ export type TOrderCreated = z.infer<typeof ZOrderCreated>;
 export const ZGuestOrderResult = ZOrderCreated.extend({
   /** Lets whoever placed a guest order ask for its M-Pesa prompt (and follow it) for 24 h. */
   paymentToken: z.string().optional(),
+  /**
+   * A guest's way back to the order without a portal login: its public tracking page, and the 4-digit
+   * code to give the driver at the site.
+   */
+  trackingUrl: z.string().optional(),
+  deliveryCode: z.string().optional(),
   account: z
     .object({
       token: z.string(),
@@ -163,7 +177,7 @@ export const ZListedAssignment = z.object({
   plate: z.string().nullable(),
   tonnes: z.number(),
   scheduledAt: z.string().nullable(),
-  status: z.string(),
+  status: z.enum(ASSIGNMENT_STATUSES),
   driver: z.string().nullable(),
   scheduledBeforePayment: z.boolean(),
   inTransitAt: z.string().nullable().optional(),
@@ -196,6 +210,8 @@ export const ZListedOrder = z.object({
   assignments: z.array(ZListedAssignment),
   name: z.string(),
   email: z.string(),
+  /** The phone given with the order, as typed ('' when none). */
+  phone: z.string(),
   /** The account number to quote with the paybill: `MCH<id>`. */
   accountRef: z.string(),
   /** KES paid by payments that carry an amount (M-Pesa), what is still owed, and any overpayment. */
@@ -212,5 +228,7 @@ export const ZListedOrder = z.object({
   trackingUrl: z.string(),
   /** The 4-digit code the customer gives the driver at delivery (in the customer's own listing only). */
   deliveryCode: z.string().optional(),
+  /** The receipt (tax invoice) PDF, its KRA eTIMS status and the credit notes (issue 23). */
+  ...orderDocumentFields,
 });
 export type TListedOrder = z.infer<typeof ZListedOrder>;

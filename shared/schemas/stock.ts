@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAND_TYPES, STOCK_TX_KINDS } from '../enums';
 import { LIMITS, zIntId, zKes, zStockTrucks, zText, zTextId } from './common';
 
 export const STOCK_MESSAGES = {
@@ -12,7 +13,7 @@ export const STOCK_MESSAGES = {
 export const ZStockReceiptInput = z.object({
   truckId: zTextId(STOCK_MESSAGES.truckRequired),
   trucks: zStockTrucks(STOCK_MESSAGES.trucks),
-  category: z.enum(['coarse', 'smooth'], { error: 'Choose coarse or smooth sand.' }).default('coarse'),
+  category: z.enum(SAND_TYPES, { error: 'Choose coarse or smooth sand.' }).default('coarse'),
   costPerTonne: zKes(STOCK_MESSAGES.costPerTonne, LIMITS.costPerTonneKes),
   description: zText({ label: 'Description', max: 300 }).optional(),
 });
@@ -36,10 +37,10 @@ export type TStock = z.infer<typeof ZStock>;
 export const ZStockTx = z.object({
   id: z.number(),
   created_at: z.string(),
-  kind: z.string(),
+  kind: z.enum(STOCK_TX_KINDS),
   trucks: z.number(),
   tonnes: z.number(),
-  category: z.string(),
+  category: z.enum(SAND_TYPES),
   truck_id: z.string().nullable(),
   reason: z.string().nullable(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../constants';
+import { ASSIGNMENT_STATUSES } from '../enums';
 import { blankToUndefined, zTextId } from './common';
 
 export const ZTruckTelemetry = z.object({
@@ -57,10 +58,15 @@ export const ZDriverDashboard = z.object({
       site: z.string(),
       plate: z.string().nullable(),
       truckId: z.string().nullable(),
-      status: z.string(),
+      status: z.enum(ASSIGNMENT_STATUSES),
       tonnes: z.number(),
       estimatedRevenue: z.number(),
       scheduledAt: z.string().nullable(),
+      /** The customer to call at the site: while the load is still to deliver (null after, or when none). */
+      customerName: z.string().nullable(),
+      customerPhone: z.string().nullable(),
+      /** The site's point, for directions and the pin (null until the order has one). */
+      sitePoint: z.object({ lat: z.number(), lng: z.number() }).nullable(),
     }),
   ),
   leaderboard: z.array(z.object({ driverId: z.string(), name: z.string(), revenue: z.number() })),

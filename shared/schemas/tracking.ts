@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { SITE_SOURCES } from '../domain/geofence';
+import { ASSIGNMENT_STATUSES, SITE_SOURCES } from '../enums';
 import { blankToUndefined, zIntId, zText } from './common';
+import { orderDocumentFields } from './invoices';
 import { ZOrderStatus, ZSandType } from './orders';
 
 export const TRACKING_MESSAGES = {
@@ -71,7 +72,7 @@ export type TSitePoint = z.infer<typeof ZSitePoint>;
 export const ZTrackedLoad = z.object({
   id: z.number(),
   plate: z.string().nullable(),
-  status: z.string(),
+  status: z.enum(ASSIGNMENT_STATUSES),
   tonnes: z.number(),
   scheduledAt: z.string().nullable(),
   inTransitAt: z.string().nullable(),
@@ -112,6 +113,11 @@ export const ZTracking = z.object({
   refreshSeconds: z.number(),
   /** The map's tile server (MAP_TILE_URL), so the public page needs no sign-in for its map. */
   tileUrl: z.string(),
+  /** The dispatch office to call or WhatsApp about the order (DISPATCH_PHONE, DISPATCH_WHATSAPP). */
+  dispatch: z.object({ phone: z.string(), whatsapp: z.string() }),
+  /** The receipt (tax invoice) PDF once the order is paid, and its credit notes (issue 23). */
+  receiptUrl: orderDocumentFields.receiptUrl,
+  creditNotes: orderDocumentFields.creditNotes,
 });
 export type TTracking = z.infer<typeof ZTracking>;
 

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { desc } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BullProducer, ENQUEUE_TIMEOUT_MS } from '../../core/jobs/bullmq-producer';
 import type { Database } from '../../drizzle/db';
 import { workerHeartbeats } from '../../drizzle/schema';
 import { JobTransportUnavailableError, queueNameFor } from '../../shared/jobs';
@@ -13,7 +14,6 @@ import { closeRedisAndDatabase, openRedisAndDatabase } from '../../test/queue-re
 import { privateRedis } from '../../test/redis-server';
 import { until } from '../../test/until';
 import { startBullWorkers } from './bullmq';
-import { BullProducer, ENQUEUE_TIMEOUT_MS } from './bullmq-producer';
 
 const redisUrl = process.env.REDIS_URL;
 

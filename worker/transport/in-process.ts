@@ -1,16 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
+import {
+  DEPENDENCY_BACKOFF,
+  type DependencyBackoff,
+  dependencyDelayMs,
+  type JobHandlers,
+  type JobRuntime,
+  jobContext,
+  PermanentJobError,
+  waitsForDependency,
+  workerIdentity,
+} from '../../core/jobs/context';
+import * as stored from '../../core/jobs/embedded-jobs.queries';
+import { OutboxRelay } from '../../core/jobs/outbox-relay';
 import {
   dedupeIdFor,
   type EnqueueOptions,
   JOB_NAMES,
   JOBS,
+  type JobCount,
   type JobName,
   type JobPayload,
   type JobQueue,
 } from '../../shared/jobs';
-import { type JobHandlers, type JobRuntime, jobContext, PermanentJobError, workerIdentity } from '../context';
 import { handlers as realHandlers } from '../handlers';
-import { OutboxRelay } from '../outbox-relay';
 
 export interface InProcessRunnerOptions {
   /** The handlers to run (tests swap some); the real ones by default. */
@@ -23,6 +36,8 @@ export interface InProcessRunnerOptions {
   rememberIds?: number;
   /** Jobs running at once; `EMBEDDED_JOB_CONCURRENCY` by default. */
   concurrency?: number;
+  /** How a job waits for a database that is down (tests shorten it). */
+  dependencyBackoff?: DependencyBackoff;
 }
 
 /**
@@ -35,23 +50,32 @@ export const EMBEDDED_JOB_CONCURRENCY = 2;
 
 type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
+const PRUNE_EVERY_MS = 3600_000;
+
 /**
  * Runs the same handlers as the BullMQ worker inside the server process, for the embedded mode where
  * there is no Redis: retries with exponential backoff, de-duplication by job id and cron schedules in the
- * business time zone. Jobs are not durable across restarts; that is what the services mode is for.
+ * business time zone. Jobs are durable (issue 25): each is written to `embedded_jobs` before `enqueue`
+ * answers and marked done only when its handler finished; a retry or a wait for the database writes its
+ * next attempt and time. A restart (a kill included) runs every job still queued there: waiting, delayed,
+ * retrying, or interrupted mid-run (handlers are idempotent). Memory only holds timers and a cache of states.
  */
 export class InProcessRunner implements JobQueue {
   readonly transport = 'in-process' as const;
   private readonly states = new Map<string, JobState>();
+  /** Jobs whose handler runs now, per name (for /metrics). */
+  private readonly running = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Jobs due, waiting for a free slot (first in, first out). */
   private readonly ready: Array<() => Promise<void>> = [];
   private readonly concurrency: number;
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
-  private seq = 0;
   private readonly workerId = `in-process:${workerIdentity()}`;
   private readonly handlers: JobHandlers;
+  /** Resolves once the jobs a previous process left queued are scheduled again. */
+  private readonly recovered: Promise<void>;
+  private pruneTimer: NodeJS.Timeout | undefined;
   /** Embedded mode: this runner is also the outbox relay. */
   readonly relay: OutboxRelay | undefined;
 
@@ -61,6 +85,9 @@ export class InProcessRunner implements JobQueue {
   ) {
     this.handlers = options.handlers ?? realHandlers;
     this.concurrency = Math.max(1, options.concurrency ?? EMBEDDED_JOB_CONCURRENCY);
+    this.recovered = this.recover();
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref?.();
     if (options.outboxIntervalMs !== undefined) {
       this.relay = new OutboxRelay(
         runtime.database.db,
@@ -74,15 +101,29 @@ export class InProcessRunner implements JobQueue {
     if (options.schedules) this.startSchedules();
   }
 
+  /**
+   * Writes the job to the database, then schedules it: when this answers, the job survives a restart. A job
+   * id that is queued or completed (in memory, or in the table: a relay replaying an outbox row after a
+   * crash) is not run again; a failed one runs again from its first attempt.
+   */
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, opts: EnqueueOptions = {}) {
+    await this.recovered;
     if (this.closed) throw new Error('Job runner is closed.');
     const def = JOBS[name];
     const parsed = def.payload.parse(payload) as JobPayload<N>;
-    const id = opts.jobId ?? dedupeIdFor(name, parsed) ?? `${name}:${++this.seq}:${Date.now()}`;
+    const id = opts.jobId ?? dedupeIdFor(name, parsed) ?? `${name}:${randomUUID()}`;
     const state = this.states.get(id);
     if (state && state !== 'failed') return { id };
+    const delayMs = opts.delayMs ?? 0;
+    const fresh = await stored.insertJob(this.db, {
+      id,
+      name,
+      payload: parsed,
+      runAt: new Date(Date.now() + delayMs),
+    });
+    if (!fresh || this.closed) return { id };
     this.remember(id, 'queued');
-    this.later(opts.delayMs ?? 0, () => this.run(name, parsed, id, 1));
+    this.later(delayMs, () => this.run(name, parsed, id, 1));
     return { id };
   }
 
@@ -93,6 +134,7 @@ export class InProcessRunner implements JobQueue {
 
   /** Resolves when the outbox is relayed and every queued and running job has finished (retries included). */
   async drain(): Promise<void> {
+    await this.recovered;
     while (true) {
       if (this.relay) await this.relay.runOnce();
       const busy = () =>
@@ -109,18 +151,106 @@ export class InProcessRunner implements JobQueue {
     return { ok: !this.closed };
   }
 
+  /**
+   * Stops taking and starting jobs and waits for the running ones. Jobs still queued, delayed or retrying
+   * stay in the table and run at the next start.
+   */
   async close() {
     this.closed = true;
     this.ready.length = 0;
+    clearInterval(this.pruneTimer);
+    await this.recovered;
     await this.relay?.stop();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async run<N extends JobName>(name: N, payload: JobPayload<N>, id: string, attempt: number) {
+  /**
+   * Jobs per name and state: the table's (a queued job not yet due is delayed, a due one waiting or, when
+   * its handler runs now, active) for /metrics.
+   */
+  async counts(): Promise<JobCount[]> {
+    const rows = await stored.jobCounts(this.db);
+    const out: JobCount[] = [];
+    for (const r of rows) {
+      if (r.state !== 'queued') {
+        out.push({ name: r.name, state: r.state, count: r.count });
+        continue;
+      }
+      const active = Math.min(r.due, this.running.get(r.name) ?? 0);
+      out.push(
+        { name: r.name, state: 'active', count: active },
+        { name: r.name, state: 'waiting', count: r.due - active },
+        { name: r.name, state: 'delayed', count: r.count - r.due },
+      );
+    }
+    return out;
+  }
+
+  private get db() {
+    return this.runtime.database.db;
+  }
+
+  /** Schedules again every job a previous process left queued, at its stored time and attempt. */
+  private async recover(): Promise<void> {
+    let left: stored.EmbeddedJobRow[];
+    try {
+      left = await stored.queuedJobs(this.db);
+    } catch (err) {
+      // The database is away at start: the jobs wait in the table; try again shortly.
+      this.runtime.log.error({ err }, 'could not read the queued jobs; trying again in 5 s');
+      const timer = setTimeout(() => void this.recover(), 5_000);
+      timer.unref?.();
+      this.timers.add(timer);
+      return;
+    }
+    for (const row of left) {
+      if (this.states.has(row.id)) continue;
+      const name = row.name as JobName;
+      const parsed = name in JOBS ? JOBS[name].payload.safeParse(row.payload) : undefined;
+      if (!parsed?.success) {
+        await this.store(() =>
+          stored.finishJob(this.db, row.id, 'failed', `unknown job or payload: ${row.name}`),
+        );
+        continue;
+      }
+      this.remember(row.id, 'queued');
+      const delay = Math.max(0, row.runAt.getTime() - Date.now());
+      this.later(delay, () =>
+        this.run(name, parsed.data as JobPayload<typeof name>, row.id, row.attempt, row.waits),
+      );
+    }
+    if (left.length) this.runtime.log.info({ jobs: left.length }, 'queued jobs resumed after a restart');
+    await this.prune();
+  }
+
+  private async prune() {
+    await this.store(() => stored.pruneJobs(this.db));
+  }
+
+  /**
+   * A write about a job's progress. One the database refuses (it is away) is logged and let go: the job's
+   * row keeps its last state, so at worst a restart runs it again (handlers are idempotent).
+   */
+  private async store(write: () => PromiseLike<unknown>) {
+    try {
+      await write();
+    } catch (err) {
+      this.runtime.log.warn({ err }, 'could not record a job state');
+    }
+  }
+
+  private async run<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    id: string,
+    attempt: number,
+    waits = 0,
+  ) {
     const { attempts, backoffMs } = JOBS[name].options;
     this.remember(id, 'running');
+    this.running.set(name, (this.running.get(name) ?? 0) + 1);
     const handler = this.handlers[name] as (p: JobPayload<N>, c: unknown) => Promise<unknown>;
     const ctx = jobContext(this.runtime, (n, p, o) => this.enqueue(n, p, o), {
       jobId: id,
@@ -130,19 +260,54 @@ export class InProcessRunner implements JobQueue {
     });
     try {
       await handler(payload, ctx);
+      const keep = (JOBS[name].options as { keepCompleted?: number }).keepCompleted !== 0;
+      await this.store(() =>
+        keep ? stored.finishJob(this.db, id, 'completed') : stored.deleteJob(this.db, id),
+      );
       this.remember(id, 'completed');
     } catch (err) {
-      if (attempt < attempts && !this.closed && !(err instanceof PermanentJobError)) {
+      const message = (err as Error)?.message ?? String(err);
+      if (waitsForDependency(err)) {
+        // The database is down: wait for it, without spending an attempt. (Recording the wait needs the
+        // database too; if it cannot, the row keeps its attempt and a restart runs the job at once.)
+        const delay = dependencyDelayMs(waits, this.options.dependencyBackoff ?? DEPENDENCY_BACKOFF);
+        await this.store(() =>
+          stored.rescheduleJob(this.db, id, {
+            attempt,
+            waits: waits + 1,
+            runAt: new Date(Date.now() + delay),
+            error: message,
+          }),
+        );
         this.remember(id, 'queued');
-        this.later(backoffMs * 2 ** (attempt - 1), () => this.run(name, payload, id, attempt + 1));
+        this.later(delay, () => this.run(name, payload, id, attempt, waits + 1));
+      } else if (attempt < attempts && !(err instanceof PermanentJobError)) {
+        const delay = backoffMs * 2 ** (attempt - 1);
+        await this.store(() =>
+          stored.rescheduleJob(this.db, id, {
+            attempt: attempt + 1,
+            waits,
+            runAt: new Date(Date.now() + delay),
+            error: message,
+          }),
+        );
+        this.remember(id, 'queued');
+        this.later(delay, () => this.run(name, payload, id, attempt + 1));
       } else {
+        await this.store(() => stored.finishJob(this.db, id, 'failed', message));
         this.remember(id, 'failed');
         this.runtime.log.error({ err, job: name, id, attempt }, 'job failed');
       }
+    } finally {
+      const n = (this.running.get(name) ?? 1) - 1;
+      if (n > 0) this.running.set(name, n);
+      else this.running.delete(name);
     }
   }
 
+  /** Runs `fn` after `delayMs` (nothing once closed: the job's row waits for the next start). */
   private later(delayMs: number, fn: () => Promise<void>) {
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.closed) return;

@@ -1,5 +1,7 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { needsPayment } from '../../../shared/domain/payments';
+import { isClosedOrder } from '../../../shared/enums';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import type { TListedOrder, TPaymentOutcome } from '../../../shared/schemas/orders';
 import { useTranslation } from '../../i18n';
@@ -13,57 +15,92 @@ import { PaymentOptions, type PaymentOptionView } from '../../ui/PaymentOptions'
 import { MpesaPay, useMpesaOptions } from '../payment/MpesaPay';
 import { PaymentConfirmationForm } from '../payment/PaymentConfirmationForm';
 import { PaymentList } from '../payment/PaymentList';
+import { ReceiptLinks } from '../receipt/ReceiptLink';
+import { AccountSummary } from './AccountSummary';
 import { SiteRefine } from './SiteRefine';
 
-const needsPayment = (o: TListedOrder) =>
-  o.status === 'AWAITING_PAYMENT' && (o.payment_status === 'PENDING' || o.payment_status === 'REJECTED');
-
-/** The payment loop of one order: how to pay, then the reference (the rules of order step 3). */
+/**
+ * The payment loop of one order: how to pay, then the reference (the rules of order step 3). Once the
+ * order is paid through the M-Pesa prompt while it is on the screen (`settled`), the box stays with the outcome and keeps the height it had, so nothing below it jumps (and the phone's scroll
+ * anchoring keeps the view still while the payment appears above).
+ */
 function PayForOrder({
   order,
   options,
   open,
+  settled,
+  onPaid,
   onSent,
 }: {
   order: TListedOrder;
   options: PaymentOptionView[];
   open: boolean;
+  settled: boolean;
+  /** The M-Pesa prompt was paid: the box should stay where it is. */
+  onPaid: () => void;
   onSent: (outcome: TPaymentOutcome) => void;
 }) {
   const { t } = useTranslation();
   const headingId = `pay-${order.id}`;
   const mpesa = useMpesaOptions();
   const paybill = mpesa.data?.paybill;
+  const box = useRef<HTMLElement>(null);
+  const height = useRef(0);
+  useLayoutEffect(() => {
+    if (!settled && box.current) height.current = box.current.offsetHeight;
+  });
   return (
-    <section className="pay-box" aria-labelledby={headingId}>
+    <section
+      ref={box}
+      className="pay-box"
+      aria-labelledby={headingId}
+      style={settled && height.current > 0 ? { minHeight: height.current } : undefined}
+    >
       <h3 id={headingId}>{t('customer.payFor', { id: order.id })}</h3>
-      {order.payment_status === 'REJECTED' ? <Alert tone="warning">{t('customer.rejected')}</Alert> : null}
-      <MpesaPay orderId={order.id} accountRef={order.accountRef} balance={order.balance} />
-      <details className="how-to-pay" open={open}>
-        <summary>{paybill ? t('customer.payPaybill') : t('customer.howToPay')}</summary>
-        <PaymentOptions
-          options={options}
-          orderId={order.id}
-          mpesa={paybill ? { paybill, account: order.accountRef } : null}
-        />
-      </details>
-      <PaymentConfirmationForm orderId={order.id} labelledBy={headingId} onSent={onSent} />
+      {order.payment_status === 'REJECTED' && !settled ? (
+        <Alert tone="warning">{t('customer.rejected')}</Alert>
+      ) : null}
+      <MpesaPay
+        orderId={order.id}
+        accountRef={order.accountRef}
+        balance={order.balance}
+        onOrder={(paid) => {
+          if (paid.status !== 'AWAITING_PAYMENT') onPaid();
+        }}
+      />
+      {settled ? null : (
+        <>
+          <details className="how-to-pay" open={open}>
+            <summary>{paybill ? t('customer.payPaybill') : t('customer.howToPay')}</summary>
+            <PaymentOptions
+              options={options}
+              orderId={order.id}
+              mpesa={paybill ? { paybill, account: order.accountRef } : null}
+            />
+          </details>
+          <PaymentConfirmationForm orderId={order.id} labelledBy={headingId} onSent={onSent} />
+        </>
+      )}
     </section>
   );
 }
 
 /** /customer: My Orders, with every field of the spec's listed order and the payment loop of unpaid ones. */
 export function CustomerPage() {
-  const { t, dateTime, km, tonnes, orderStatus, paymentStatus, loadStatus, distanceSource } = useFormat();
+  const { t, dateTime, km, tonnes, orderStatus, paymentStatus, loadStatus, distanceSource, sandType } =
+    useFormat();
   const orders = trpc.orders.my.useQuery();
   const pricing = trpc.pricing.get.useQuery(undefined, { staleTime: 5 * 60_000 });
   const options = pricing.data?.paymentOptions ?? PAYMENT_BANKS.map((b) => ({ ...b, account: '' }));
   const [sent, setSent] = useState<Record<number, TPaymentOutcome>>({});
   const paybill = useMpesaOptions().data?.paybill;
   const firstUnpaid = orders.data?.find(needsPayment)?.id;
+  // Orders paid through the M-Pesa prompt on this screen: their box stays (settled) in its place.
+  const [promptPaid, setPromptPaid] = useState<ReadonlySet<number>>(new Set());
 
   return (
     <Page title={t('customer.title')}>
+      <AccountSummary paybill={paybill} />
       {orders.isLoading ? <p className="muted">{t('customer.loading')}</p> : null}
       {orders.error ? <Alert>{t('customer.failed')}</Alert> : null}
       {orders.data && orders.data.length === 0 ? (
@@ -96,7 +133,7 @@ export function CustomerPage() {
               </dd>
               <dt>{t('customer.site')}</dt>
               <dd>{o.site}</dd>
-              {o.deliveryCode && o.status !== 'DELIVERED' && o.status !== 'CANCELLED' ? (
+              {o.deliveryCode && !isClosedOrder(o.status) ? (
                 <>
                   <dt>{t('customer.deliveryCode')}</dt>
                   <dd>
@@ -117,8 +154,20 @@ export function CustomerPage() {
               <dd>
                 <Badge tone={paymentTone(o.payment_status)}>{paymentStatus(o.payment_status)}</Badge>
               </dd>
+              {o.receiptUrl || o.creditNotes.length > 0 ? (
+                <>
+                  <dt>{t('customer.receipt')}</dt>
+                  <dd>
+                    <ReceiptLinks
+                      receiptUrl={o.receiptUrl}
+                      etimsStatus={o.etimsStatus}
+                      creditNotes={o.creditNotes}
+                    />
+                  </dd>
+                </>
+              ) : null}
               <dt>{t('customer.sand')}</dt>
-              <dd>{o.sand_type === 'coarse' ? t('customer.coarse') : t('customer.smooth')}</dd>
+              <dd>{sandType(o.sand_type)}</dd>
               <dt>{t('customer.trucks')}</dt>
               <dd>{o.trucks}</dd>
               <dt>{t('customer.perTruck')}</dt>
@@ -151,11 +200,13 @@ export function CustomerPage() {
                 ))}
               </ul>
             )}
-            {needsPayment(o) ? (
+            {needsPayment(o) || promptPaid.has(o.id) ? (
               <PayForOrder
                 order={o}
                 options={options}
                 open={o.id === firstUnpaid}
+                settled={promptPaid.has(o.id) || !needsPayment(o)}
+                onPaid={() => setPromptPaid((ids) => new Set([...ids, o.id]))}
                 onSent={(outcome) => setSent((s) => ({ ...s, [o.id]: outcome }))}
               />
             ) : null}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { isClosedOrder } from '../../../shared/enums';
 import type { TListedOrder } from '../../../shared/schemas/orders';
 import { useTranslation } from '../../i18n';
 import { errorMessage, trpc } from '../../trpc';
@@ -35,7 +36,7 @@ export function SiteRefine({ order }: { order: TListedOrder }) {
       setProblem(errorMessage(e, t('site.failed')));
     },
   });
-  if (order.status === 'DELIVERED' || order.status === 'CANCELLED') return null;
+  if (isClosedOrder(order.status)) return null;
   const sourceKey = order.siteSource ? SOURCE_LABEL[order.siteSource] : undefined;
   const source = sourceKey ? t(sourceKey) : null;
 

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
@@ -32,10 +32,13 @@ export function DeliveryProofSheet({
   load,
   onClose,
   onDelivered,
+  children,
 }: {
   load: { id: number; site: string };
   onClose: () => void;
   onDelivered: () => void;
+  /** Below the form: operations' way to the delivery by hand. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [photo, setPhoto] = useState<string | null>(null);
@@ -105,6 +108,7 @@ export function DeliveryProofSheet({
           </button>
         </div>
       </form>
+      {children}
     </Sheet>
   );
 }

@@ -1,19 +1,23 @@
 import { useMutation } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { isOpenLoad } from '../../../shared/enums';
 import type { TDriver } from '../../../shared/schemas/fleet';
 import type { TDriverDashboard } from '../../../shared/schemas/telemetry';
 import { useTranslation } from '../../i18n';
 import { useFormat } from '../../i18n/format';
-import { isQueued, queuedText, submitField } from '../../offline/outbox';
+import { useOutbox } from '../../offline/OfflineStatus';
+import { isQueued, queuedMoves, queuedText, submitField } from '../../offline/outbox';
 import { ADMIN_SELECTED_DRIVER_KEY, useSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
+import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Badge, loadTone } from '../../ui/Badge';
 import { ChartLoading } from '../../ui/charts/ChartLoading';
 import { DataList } from '../../ui/DataList';
 import { Alert, SelectField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { Page } from '../../ui/Page';
+import { PhoneLinks } from '../../ui/PhoneLinks';
 import { StatCard } from '../../ui/StatCard';
 import { TruckSummary } from '../fleet/FleetPanel';
 import { DriverDetailsForm } from '../ops-drivers/DriverDetailsForm';
@@ -21,6 +25,14 @@ import { DeliveryProofSheet } from './DeliveryProofSheet';
 import { MyTrips } from './MyTrips';
 
 const BarChart = lazy(() => import('../../ui/charts/BarChart'));
+
+/** Who to call at the site and the way there, while the job is open. */
+function JobContact({ job }: { job: TDriverDashboard['assignments'][number] }) {
+  if (!isOpenLoad(job.status)) return null;
+  return (
+    <PhoneLinks phone={job.customerPhone} name={job.customerName ?? job.site} directionsTo={job.sitePoint} />
+  );
+}
 
 function StatCards({ d }: { d: TDriverDashboard }) {
   const { t, number, tonnes, moneyFigure, locale } = useFormat();
@@ -133,6 +145,8 @@ function Dashboard({
     onSuccess: () => void utils.driver.dashboard.invalidate(),
   });
   const [delivering, setDelivering] = useState<{ id: number; site: string } | null>(null);
+  // Moves kept on this phone (no signal): each load shows the state it is meant to reach, once.
+  const waiting = queuedMoves(useOutbox());
   if (dashboard.isLoading) return <p className="muted">{t('driver.loading')}</p>;
   if (dashboard.error) {
     const unlinked =
@@ -174,6 +188,7 @@ function Dashboard({
               <>
                 {a.site}
                 <div className="muted">{a.plate ?? a.truckId ?? t('driver.truckTbd')}</div>
+                <JobContact job={a} />
               </>
             )}
             columns={[
@@ -184,12 +199,26 @@ function Dashboard({
                   <>
                     {a.site}
                     <div className="muted">{a.plate ?? a.truckId ?? t('driver.truckTbd')}</div>
+                    <JobContact job={a} />
                   </>
                 ),
               },
               {
                 header: t('driver.status'),
-                cell: (a) => <Badge tone={loadTone(a.status)}>{loadStatus(a.status)}</Badge>,
+                cell: (a) => (
+                  <>
+                    <Badge tone={loadTone(a.status)}>{loadStatus(a.status)}</Badge>
+                    {waiting.has(a.id) ? (
+                      // Its own line that wraps: a badge does not, and at 360 px it pushed the page sideways.
+                      <span className="queued-note">
+                        {t('driver.queuedAs', {
+                          status:
+                            waiting.get(a.id) === 'ARRIVED' ? t('driver.arrived') : t('driver.inTransit'),
+                        })}
+                      </span>
+                    ) : null}
+                  </>
+                ),
               },
               { header: t('driver.tonnes'), numeric: true, cell: (a) => tonnes(a.tonnes) },
               {
@@ -205,9 +234,9 @@ function Dashboard({
             actions={
               isOwn
                 ? (a) =>
-                    a.status === 'SCHEDULED' || a.status === 'IN_TRANSIT' || a.status === 'ARRIVED' ? (
+                    isOpenLoad(a.status) ? (
                       <>
-                        {a.status === 'SCHEDULED' ? (
+                        {a.status === 'SCHEDULED' && !waiting.has(a.id) ? (
                           <button
                             type="button"
                             className="button button--small button--secondary"
@@ -217,7 +246,8 @@ function Dashboard({
                             {t('driver.inTransit')}
                           </button>
                         ) : null}
-                        {a.status === 'IN_TRANSIT' ? (
+                        {(a.status === 'IN_TRANSIT' && waiting.get(a.id) !== 'ARRIVED') ||
+                        (a.status === 'SCHEDULED' && waiting.get(a.id) === 'IN_TRANSIT') ? (
                           <button
                             type="button"
                             className="button button--small button--secondary"
@@ -311,8 +341,12 @@ export function DriverPage() {
     return (
       <Page title={t('driver.title')} subtitle={linked ? t('driver.hi', { name }) : t('driver.notLinked')}>
         {linked ? <Dashboard driverId={undefined} isAdmin={false} isOwn /> : null}
-        {/* Asked with the dashboard (one batched request), shown under it. */}
-        {linked ? <MyTrips /> : null}
+        {/* Asked with the dashboard (one batched request), shown under it once it is in: never pushed down. */}
+        {linked ? (
+          <AfterFirstAnswers>
+            <MyTrips />
+          </AfterFirstAnswers>
+        ) : null}
       </Page>
     );
   }
@@ -320,13 +354,13 @@ export function DriverPage() {
   const chosen = drivers.data?.find((d) => d.id === selected);
   return (
     <Page
-      title="Driver performance"
-      subtitle={chosen ? `${chosen.name} - live performance snapshot for this week.` : undefined}
+      title={t('driver.title')}
+      subtitle={chosen ? t('driver.snapshot', { name: chosen.name }) : undefined}
     >
-      {drivers.error ? <Alert>Unable to load drivers list.</Alert> : null}
+      {drivers.error ? <Alert>{t('driver.driversFailed')}</Alert> : null}
       <div className="card">
-        <SelectField label="Driver" value={selected} onChange={(e) => choose(e.target.value)}>
-          <option value="">Pick driver...</option>
+        <SelectField label={t('driver.driver')} value={selected} onChange={(e) => choose(e.target.value)}>
+          <option value="">{t('driver.pickDriver')}</option>
           {(drivers.data ?? []).map((d) => (
             <option key={d.id} value={d.id}>
               {d.name}
@@ -335,10 +369,10 @@ export function DriverPage() {
         </SelectField>
         {chosen ? (
           <p className="muted">
-            ID {chosen.id} ·{' '}
+            {t('driver.id', { id: chosen.id })} ·{' '}
             {chosen.email || chosen.phone
               ? [chosen.email, chosen.phone].filter(Boolean).join(' · ')
-              : 'No contact details recorded'}
+              : t('driver.noContact')}
           </p>
         ) : null}
       </div>

@@ -215,12 +215,12 @@ export default function FleetMap({
             ));
           })}
         </MapView>
+        {tilesFailed ? <p className="map-note">{t('fleet.tilesFailed')}</p> : null}
       </div>
-      {tilesFailed ? (
-        <p className="muted">{t('fleet.tilesFailed')}</p>
-      ) : (
-        <p className="map-attribution">{t('fleet.attribution')}</p>
-      )}
+      {/* The attribution's line keeps its place when the tiles fail, so nothing under the map moves. */}
+      <p className="map-attribution" style={tilesFailed ? { visibility: 'hidden' } : undefined}>
+        {t('fleet.attribution')}
+      </p>
     </section>
   );
 }

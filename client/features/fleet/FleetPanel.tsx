@@ -6,6 +6,7 @@ import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
 import { useNow } from '../../ui/useNow';
+import { MapOnDemand } from './MapOnDemand';
 import { freshness } from './positions';
 
 const FleetMap = lazy(() => import('./FleetMap'));
@@ -35,8 +36,9 @@ export function TruckSummary({
   const now = useNow();
   const state = freshness(truck, now);
   const lastSeen = state.silentFor ? t('fleet.lastSeen', { duration: state.silentFor }) : null;
+  const near = truck.address?.match(/^Near (.+)$/)?.[1];
   const where =
-    truck.address ??
+    (near ? t('fleet.near', { place: near }) : truck.address) ??
     (truck.lat !== null && truck.lng !== null
       ? `${truck.lat.toFixed(3)}, ${truck.lng.toFixed(3)}`
       : t('fleet.locationRefreshing'));
@@ -52,7 +54,15 @@ export function TruckSummary({
           </Badge>
         )}
       </div>
-      <div>{state.stale ? t('fleet.notReporting') : (truck.status ?? t('fleet.statusPending'))}</div>
+      <div>
+        {state.stale
+          ? t('fleet.notReporting')
+          : truck.status === 'moving'
+            ? t('fleet.moving')
+            : truck.status === 'stopped'
+              ? t('fleet.stopped')
+              : (truck.status ?? t('fleet.statusPending'))}
+      </div>
       <div className="muted">{where}</div>
       <div className="muted">
         {truck.lastUpdated
@@ -120,8 +130,21 @@ function TruckCard({
   );
 }
 
-/** Live trucks: the map and a card per truck, refreshed every 30 s (quietly when the timer fires). */
-export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
+/** The fleet map's height (px), the one FleetMap takes by default. */
+const FLEET_MAP_HEIGHT = 420;
+
+/**
+ * Live trucks: the map and a card per truck, refreshed every 30 s (quietly when the timer fires).
+ * `mapOnDemand`: the map loads only once scrolled near or tapped (a screen where it sits under its own
+ * form: /fuel), with its place held from the first paint.
+ */
+export function FleetPanel({
+  allowReassign,
+  mapOnDemand = false,
+}: {
+  allowReassign: boolean;
+  mapOnDemand?: boolean;
+}) {
   const { t } = useStaffT();
   const trucks = trpc.telemetry.trucks.useQuery(undefined, {
     refetchInterval: FLEET_REFRESH_MS,
@@ -153,7 +176,18 @@ export function FleetPanel({ allowReassign }: { allowReassign: boolean }) {
         </button>
       </div>
       {trucks.error ? <Alert>{t('fleet.fetchFailed')}</Alert> : null}
-      {config.data && trucks.data ? (
+      {mapOnDemand ? (
+        <MapOnDemand height={FLEET_MAP_HEIGHT} ready={Boolean(config.data && trucks.data)}>
+          {config.data && trucks.data ? (
+            <FleetMap
+              trucks={trucks.data}
+              tileUrl={config.data.tileUrl}
+              now={now}
+              height={FLEET_MAP_HEIGHT}
+            />
+          ) : null}
+        </MapOnDemand>
+      ) : config.data && trucks.data ? (
         <Suspense fallback={<div className="fleet-map fleet-map--loading">{t('fleet.loadingMap')}</div>}>
           <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} />
         </Suspense>

@@ -250,7 +250,8 @@ export function FuelPage() {
           </ul>
         </section>
       </div>
-      <FleetPanel allowReassign={false} />
+      {/* Under the form a fuel attendant fills first: the map loads when scrolled to (issue 28). */}
+      <FleetPanel allowReassign={false} mapOnDemand />
     </Page>
   );
 }

@@ -1,12 +1,14 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
 import { formatKm, formatMoney } from '../../../shared/domain/format';
+import type { OrderStatus, SandType } from '../../../shared/enums';
 import { type TGuestOrderResult, ZGuestOrderInput } from '../../../shared/schemas/orders';
 import { statusLabel } from '../../i18n/labels';
 import { useLandingT } from '../../i18n/landing';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, FormStatus, TextField } from '../../ui/forms';
+import { Alert, bringIntoView, FormStatus, TextField } from '../../ui/forms';
 import { PaymentOptions, type PaymentOptionView } from '../../ui/PaymentOptions';
 import { useTypedBeforeHydration } from '../../ui/useTypedBeforeHydration';
 import { useZodForm } from '../../ui/useZodForm';
@@ -20,7 +22,7 @@ const MpesaPay = lazy(() => import('../payment/MpesaPay').then((m) => ({ default
 /** In the order the form tells their errors: the site, then the portal login (spec section 5), then the rest. */
 const EMPTY = {
   site: '',
-  sandType: 'coarse' as 'coarse' | 'smooth',
+  sandType: 'coarse' as SandType,
   trucks: 1,
   distance: '',
   email: '',
@@ -34,11 +36,15 @@ const EMPTY = {
 };
 type GuestFields = typeof EMPTY;
 
-const toInput = ({ distance, wantsLogin, password, confirm, overnightPour, ...f }: GuestFields) => ({
+/** The call's input; a new portal login starts in the language the page is shown in. */
+const toInput = (
+  { distance, wantsLogin, password, confirm, overnightPour, ...f }: GuestFields,
+  language: 'en' | 'sw',
+) => ({
   ...f,
   ...(overnightPour ? { overnightPour: true } : {}),
   distanceKm: distance.trim() === '' ? undefined : distance,
-  account: wantsLogin ? { password, confirmPassword: confirm } : undefined,
+  account: wantsLogin ? { password, confirmPassword: confirm, language } : undefined,
 });
 const FIELDS = {
   distanceKm: 'distance',
@@ -48,14 +54,28 @@ const FIELDS = {
 
 /** The landing page's quote and guest order form; after a successful order it shows the summary. */
 export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOptionView[] }) {
-  const { t } = useLandingT();
-  const form = useZodForm({ schema: ZGuestOrderInput, initial: EMPTY, toInput, fields: FIELDS });
+  const { t, language } = useLandingT();
+  const form = useZodForm({
+    schema: ZGuestOrderInput,
+    initial: EMPTY,
+    toInput: (fields: GuestFields) => toInput(fields, language),
+    fields: FIELDS,
+  });
   const [placed, setPlaced] = useState<TGuestOrderResult | null>(null);
+  // Where the order stands once a payment is known (the M-Pesa prompt paid): the summary follows it.
+  const [status, setStatus] = useState<OrderStatus | null>(null);
   const mpesa = trpc.mpesa.options.useQuery(undefined, { enabled: placed !== null, staleTime: 5 * 60_000 });
   const formRef = useRef<HTMLFormElement>(null);
   // The landing page is pre-rendered: a person may have typed before this form hydrated.
   useTypedBeforeHydration(formRef, form.values, form.patch);
   const { quote, failed } = useQuote(form.values);
+  // The summary replaces the long form: its top (number, total, the M-Pesa prompt) comes into view.
+  const summaryHeading = useRef<HTMLHeadingElement>(null);
+  const placedId = placed?.id;
+  useEffect(() => {
+    if (placedId !== undefined) bringIntoView(summaryHeading.current, 'start');
+  }, [placedId]);
+  const sending = useRef(false);
   const submit = trpc.orders.createGuest.useMutation({
     onSuccess: (result) => {
       if (result.account) saveSession(result.account.token, result.account.user);
@@ -67,19 +87,26 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
   function reset() {
     form.reset();
     setPlaced(null);
+    setStatus(null);
     submit.reset();
   }
 
   if (placed) {
     return (
       <section className="card" aria-labelledby="summary-heading">
-        <h2 id="summary-heading">{t('quote.received', { id: placed.id })}</h2>
-        <Alert tone="success">{t('quote.thanks', { status: statusLabel(t, 'order', placed.status) })}</Alert>
+        <h2 id="summary-heading" ref={summaryHeading} tabIndex={-1} className="focus-target">
+          {t('quote.received', { id: placed.id })}
+        </h2>
+        <Alert tone="success">
+          {t('quote.thanks', { status: statusLabel(t, 'order', status ?? placed.status) })}
+        </Alert>
         <dl className="summary">
           <dt>{t('quote.sand')}</dt>
-          <dd>{placed.sandType === 'coarse' ? t('quote.coarse') : t('quote.smooth')}</dd>
+          <dd>{statusLabel(t, 'sand', placed.sandType)}</dd>
           <dt>{t('quote.trucksLabel')}</dt>
-          <dd>{placed.truckCount} × 20 t</dd>
+          <dd>
+            {placed.truckCount} × {TRUCK_LOAD_TONNES} t
+          </dd>
           <dt>{t('quote.perTruck')}</dt>
           <dd>{formatMoney(placed.perTruck)}</dd>
           <dt>{t('quote.total')}</dt>
@@ -94,6 +121,24 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
           <dd>
             <strong className="mono">{placed.accountRef}</strong>
           </dd>
+          {placed.trackingUrl ? (
+            <>
+              <dt>{t('quote.tracking')}</dt>
+              <dd>
+                <Link to={placed.trackingUrl}>{t('quote.track')}</Link>
+                {placed.account ? null : <span className="muted"> · {t('quote.keepLink')}</span>}
+              </dd>
+            </>
+          ) : null}
+          {placed.deliveryCode ? (
+            <>
+              <dt>{t('quote.deliveryCode')}</dt>
+              <dd>
+                <strong className="mono">{placed.deliveryCode}</strong>
+                <span className="muted"> · {t('quote.giveCode')}</span>
+              </dd>
+            </>
+          ) : null}
         </dl>
         {placed.status === 'AWAITING_PAYMENT' ? (
           <Suspense fallback={null}>
@@ -102,6 +147,7 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
               accountRef={placed.accountRef}
               balance={placed.total}
               paymentToken={placed.paymentToken}
+              onOrder={(order) => setStatus(order.status)}
             />
           </Suspense>
         ) : null}
@@ -132,8 +178,21 @@ export function GuestOrderForm({ paymentOptions }: { paymentOptions: PaymentOpti
   return (
     <form
       ref={formRef}
+      // Without the script (an old phone, or scripts off) the browser posts the form to the server,
+      // which places the order (server/guest-order-form.ts): never a GET with personal data in the URL.
+      method="post"
+      action="/order/guest"
       className="card"
-      onSubmit={form.submit((input) => submit.mutate(input))}
+      onSubmit={form.submit((input) => {
+        // Taps faster than the button can turn disabled send nothing more.
+        if (sending.current) return;
+        sending.current = true;
+        submit.mutate(input, {
+          onSettled: () => {
+            sending.current = false;
+          },
+        });
+      })}
       noValidate
       aria-labelledby="quote-heading"
     >

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { formatMoney } from '../../../shared/domain/format';
+import { phoneLinks } from '../../../shared/domain/phone';
 import { DEFAULT_PRICING } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import { useLandingT } from '../../i18n/landing';
@@ -51,7 +52,7 @@ export function LandingPage() {
       <Suspense fallback={null}>
         <Chat.Component
           phone={dispatch?.phone ?? 'dispatch'}
-          context={`Pricing guide: KES ${p.basePrice} per truck up to ${p.baseDistanceKm} km, KES ${p.incrementAmount} per ${p.incrementKm} km beyond.`}
+          context={`Pricing guide: ${formatMoney(p.basePrice)} per truck up to ${p.baseDistanceKm} km, ${formatMoney(p.incrementAmount)} per ${p.incrementKm} km beyond.`}
         />
       </Suspense>
       <div className="two-col">
@@ -66,16 +67,20 @@ export function LandingPage() {
               <ul className="contact-list">
                 <li>
                   {t('landing.phone')}{' '}
-                  <a href={`tel:${dispatch.phone.replace(/\s+/g, '')}`}>{dispatch.phone}</a>
+                  <a href={phoneLinks(dispatch.phone)?.tel ?? `tel:${dispatch.phone.replace(/[^\d+]/g, '')}`}>
+                    {dispatch.phone}
+                  </a>
                 </li>
                 <li>
                   {t('landing.email')} <a href={`mailto:${dispatch.email}`}>{dispatch.email}</a>
                 </li>
-                <li>
-                  <a href={dispatch.whatsapp} target="_blank" rel="noreferrer">
-                    {t('landing.whatsapp')}
-                  </a>
-                </li>
+                {dispatch.whatsapp ? (
+                  <li>
+                    <a href={dispatch.whatsapp} target="_blank" rel="noreferrer">
+                      {t('landing.whatsapp')}
+                    </a>
+                  </li>
+                ) : null}
               </ul>
             ) : null}
           </section>

@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { MESSAGES } from '../../../shared/constants';
 import { homeForRole } from '../../../shared/roles';
-import { setScreenLanguage } from '../../i18n';
+import { deviceChoseLanguage, setScreenLanguage, storedLanguage } from '../../i18n';
 import { dismissSessionExpiredNotice, hasSessionExpiredNotice, saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, TextField } from '../../ui/forms';
+import { Alert, FormStatus, TextField } from '../../ui/forms';
 import { Page } from '../../ui/Page';
 
 export function LoginPage() {
@@ -17,12 +17,21 @@ export function LoginPage() {
   useEffect(() => dismissSessionExpiredNotice, []);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const setLanguage = trpc.auth.setLanguage.useMutation();
   const login = trpc.auth.login.useMutation({
     onSuccess: ({ token, user }) => {
       saveSession(token, user);
-      // The account's language follows the user to this device.
-      if (user.language) void setScreenLanguage(user.language);
-      navigate(homeForRole(user.role), { replace: true });
+      if (deviceChoseLanguage()) {
+        // The phone's own language stays (a Kiswahili phone is not switched back to English); the
+        // account remembers it for the next device.
+        const device = storedLanguage();
+        if (user.language !== device) setLanguage.mutate({ language: device });
+      } else if (user.language) {
+        // A device without a choice of its own takes the account's.
+        void setScreenLanguage(user.language);
+      }
+      // A one-time password from an ADMIN: the password screen first.
+      navigate(user.mustChangePassword ? '/account/password' : homeForRole(user.role), { replace: true });
     },
   });
 
@@ -34,11 +43,19 @@ export function LoginPage() {
   return (
     <Page title={t('login.title')}>
       <form className="card narrow" onSubmit={submit} noValidate>
-        {login.error ? (
-          <Alert>{errorMessage(login.error, MESSAGES.invalidLogin)}</Alert>
-        ) : sessionExpired ? (
-          <Alert tone="info">{MESSAGES.sessionExpired}</Alert>
-        ) : null}
+        {/* A refusal after each tap of Sign in, in view and focused (the keyboard covers half the screen). */}
+        <FormStatus
+          message={
+            login.error
+              ? {
+                  tone: 'error',
+                  text: errorMessage(login.error, MESSAGES.invalidLogin),
+                  seq: login.submittedAt,
+                }
+              : null
+          }
+        />
+        {!login.error && sessionExpired ? <Alert tone="info">{MESSAGES.sessionExpired}</Alert> : null}
         <TextField
           label={t('login.email')}
           type="email"
@@ -60,6 +77,7 @@ export function LoginPage() {
             {login.isPending ? t('login.submitting') : t('login.submit')}
           </button>
           <Link to="/register">{t('login.createAccount')}</Link>
+          <Link to="/forgot-password">{t('login.forgot')}</Link>
         </div>
       </form>
     </Page>

@@ -4,9 +4,10 @@ import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
 import type { TabProps } from '../ops/tab-props';
+import { BackupsCard } from './BackupsCard';
 
 /** AI Insights: the latest read of the business, alerts to review, Refresh, and a manual briefing run. */
-export function AiTab(_props: TabProps) {
+export function AiTab({ role }: TabProps) {
   const { t } = useStaffT();
   const [waitingSince, setWaitingSince] = useState<string | null | undefined>(undefined);
   const insights = trpc.admin.ai.insights.useQuery(undefined, {
@@ -47,7 +48,11 @@ export function AiTab(_props: TabProps) {
       {busy ? <p className="muted">{t('ai.crunching')}</p> : null}
       <div className="two-col">
         <div className="card">
-          <p>{data?.insights || t('ai.noInsights')}</p>
+          {data?.llmFailure ? (
+            <Alert tone="warning">{t('ai.llmFellBack', { reason: data.llmFailure })}</Alert>
+          ) : null}
+          {/* The generators write in English: marked so, a Kiswahili screen reader reads it as English. */}
+          {data?.insights ? <p lang="en">{data.insights}</p> : <p>{t('ai.noInsights')}</p>}
           {data?.generatedAt ? (
             <p className="muted">
               {data.generator === 'llm'
@@ -59,7 +64,7 @@ export function AiTab(_props: TabProps) {
         <div className="card">
           <h3>{t('ai.alerts')}</h3>
           {data && data.alerts.length === 0 ? <p className="muted">{t('ai.noAlerts')}</p> : null}
-          <ul>
+          <ul lang="en">
             {(data?.alerts ?? []).map((a) => (
               <li key={a}>{a}</li>
             ))}
@@ -79,12 +84,15 @@ export function AiTab(_props: TabProps) {
           {t('ai.openQueues')}
         </button>
       </div>
+      {role === 'ADMIN' ? <BackupsCard /> : null}
       <div className="card">
         <h3>{t('ai.dailySummary')}</h3>
         {data?.dailySummary ? (
           <>
             <p className="muted">{t('ai.staffOnly', { day: formatCalendarDay(data.dailySummary.date) })}</p>
-            <p style={{ whiteSpace: 'pre-line' }}>{data.dailySummary.text}</p>
+            <p lang="en" style={{ whiteSpace: 'pre-line' }}>
+              {data.dailySummary.text}
+            </p>
           </>
         ) : (
           <p className="muted">{t('ai.noSummary')}</p>

@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { formatDateTime, formatNumber } from '../../../shared/domain/format';
-import { COST_TYPES, type TAuditRecord, ZAuditVoidInput } from '../../../shared/schemas/money';
-import { type StaffT, useStaffT } from '../../i18n/staff';
+import { COST_TYPES } from '../../../shared/enums';
+import {
+  AUDIT_STATUSES,
+  type AuditStatus,
+  type TAuditRecord,
+  ZAuditVoidInput,
+} from '../../../shared/schemas/money';
+import { costTypeLabel, type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
@@ -14,12 +20,12 @@ import { FuelFindings } from './FuelFindings';
 const fmt = (iso: string | null) => (iso ? formatDateTime(iso) : '');
 
 /** A record's state as shown (the filter's values stay the server's). */
-const STATUS_LABELS: Record<string, (t: StaffT) => string> = {
+const STATUS_LABELS: Record<AuditStatus, (t: StaffT) => string> = {
   pending: (t) => t('audit.statusPending'),
   reviewed: (t) => t('audit.statusReviewed'),
   voided: (t) => t('audit.statusVoided'),
 };
-const statusLabel = (t: StaffT, status: string) => STATUS_LABELS[status]?.(t) ?? status;
+const statusLabel = (t: StaffT, status: string) => STATUS_LABELS[status as AuditStatus]?.(t) ?? status;
 
 function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () => void }) {
   const { t } = useStaffT();
@@ -62,7 +68,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
     <li className="card audit-record">
       <div className="audit-record__head">
         <strong>
-          {record.entity} #{record.id} · {record.type} · {record.truckPlate ?? record.truckId ?? '-'}
+          {what} · {costTypeLabel(t, record.type)} · {truck}
         </strong>
         <Badge tone={record.status === 'voided' ? 'muted' : record.status === 'reviewed' ? 'good' : 'warn'}>
           {statusLabel(t, record.status)}
@@ -237,15 +243,17 @@ export function AuditTab(_props: TabProps) {
         </SelectField>
         <SelectField label={t('audit.status')} value={filters.status} onChange={set('status')}>
           <option value="">{t('audit.anyStatus')}</option>
-          <option value="pending">{t('audit.statusPending')}</option>
-          <option value="reviewed">{t('audit.statusReviewed')}</option>
-          <option value="voided">{t('audit.statusVoided')}</option>
+          {AUDIT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s](t)}
+            </option>
+          ))}
         </SelectField>
         <SelectField label={t('audit.type')} value={filters.type} onChange={set('type')}>
           <option value="">{t('audit.anyType')}</option>
           {COST_TYPES.map((type) => (
             <option key={type} value={type}>
-              {type}
+              {costTypeLabel(t, type)}
             </option>
           ))}
         </SelectField>

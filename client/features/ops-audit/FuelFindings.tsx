@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatDateTime } from '../../../shared/domain/format';
+import { FUEL_ANOMALY_STATUSES } from '../../../shared/enums';
 import type { TFuelAnomaly } from '../../../shared/schemas/fuel-anomalies';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
@@ -39,7 +40,8 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
           {STATUS_LABELS[finding.status]?.(t) ?? finding.status}
         </Badge>
       </div>
-      <p>{finding.detail}</p>
+      {/* Written in English by the anomaly rules (core/fuel-anomalies). */}
+      <p lang="en">{finding.detail}</p>
       <dl className="kv">
         <dt>{t('findings.fuelLog')}</dt>
         <dd>
@@ -106,9 +108,11 @@ export function FuelFindings() {
           value={status}
           onChange={(e) => setStatus(e.target.value as typeof status)}
         >
-          <option value="open">{t('findings.statusOpen')}</option>
-          <option value="reviewed">{t('findings.statusReviewed')}</option>
-          <option value="dismissed">{t('findings.statusDismissed')}</option>
+          {FUEL_ANOMALY_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s](t)}
+            </option>
+          ))}
           <option value="">{t('findings.statusAny')}</option>
         </SelectField>
       </div>

@@ -1,13 +1,13 @@
 import { formatDateTime, formatMoney } from '../../../shared/domain/format';
+import { COST_TYPES } from '../../../shared/enums';
 import {
-  COST_TYPES,
   MONEY_MESSAGES,
   type TCost,
   type TCostInput,
   ZCostDuplicateOf,
   ZCostInput,
 } from '../../../shared/schemas/money';
-import { useStaffT } from '../../i18n/staff';
+import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
 import { FormStatus, SelectField, TextField } from '../../ui/forms';
@@ -80,7 +80,7 @@ export function AddCostForm({
       submitField<TCost>(
         'cost',
         input,
-        `${input.type} · ${plateOf(input.truckId)} · ${formatMoney(input.amount)}`,
+        `${costTypeLabel(t, input.type)} · ${plateOf(input.truckId)} · ${formatMoney(input.amount)}`,
       ),
     onSaved: (_, flagged) => saved(flagged ? t('costs.savedFlagged') : t('costs.saved')),
     onError: (err, confirming) => {
@@ -115,7 +115,7 @@ export function AddCostForm({
           <option value="">{t('costs.selectType')}</option>
           {COST_TYPES.map((type) => (
             <option key={type} value={type}>
-              {type}
+              {costTypeLabel(t, type)}
             </option>
           ))}
         </SelectField>

@@ -2,8 +2,9 @@ import { useMemo, useRef, useState } from 'react';
 import { COSTS_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
 import { formatDateTime } from '../../../shared/domain/format';
 import { localDate } from '../../../shared/domain/time';
-import { COST_TYPES, type TCost } from '../../../shared/schemas/money';
-import { useStaffT } from '../../i18n/staff';
+import { COST_TYPES } from '../../../shared/enums';
+import type { TCost } from '../../../shared/schemas/money';
+import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { DataList } from '../../ui/DataList';
@@ -26,7 +27,7 @@ function RecentCosts({ costs }: { costs: TCost[] }) {
           {costs.slice(0, 50).map((c) => (
             <li key={c.id} className={c.voided ? 'recent-cost voided' : 'recent-cost'}>
               <div className="recent-cost__head">
-                <Money value={c.amount} strong /> <span>{c.type}</span>
+                <Money value={c.amount} strong /> <span>{costTypeLabel(t, c.type)}</span>
                 {c.voided ? <Badge tone="muted">{t('costs.voided')}</Badge> : null}
               </div>
               <div className="muted">
@@ -119,7 +120,7 @@ export function CostsTab({ role }: TabProps) {
               <option value="">{t('costs.allTypes')}</option>
               {COST_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {type}
+                  {costTypeLabel(t, type)}
                 </option>
               ))}
             </SelectField>
@@ -152,7 +153,7 @@ export function CostsTab({ role }: TabProps) {
             rowClassName={(c) => (c.voided ? 'voided' : undefined)}
             title={(c) => (
               <>
-                <Money value={c.amount} /> · {c.type}
+                <Money value={c.amount} /> · {costTypeLabel(t, c.type)}
               </>
             )}
             columns={[

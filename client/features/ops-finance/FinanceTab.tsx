@@ -1,13 +1,15 @@
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { formatMoney, formatNumber } from '../../../shared/domain/format';
 import { addDays, localDate } from '../../../shared/domain/time';
-import { useStaffT } from '../../i18n/staff';
+import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
-import { Alert, TextField } from '../../ui/forms';
+import { FormAnswer, FormStatus, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { StatCard } from '../../ui/StatCard';
 import type { TabProps } from '../ops/tab-props';
+import { EtimsInvoices } from './EtimsInvoices';
+import { Receivables } from './Receivables';
 import { TripProfit } from './TripProfit';
 
 const RevenueCostChart = lazy(() => import('../../ui/charts/RevenueCostChart'));
@@ -19,6 +21,8 @@ export function FinanceTab(_props: TabProps) {
   const today = localDate(new Date());
   const [draft, setDraft] = useState({ from: addDays(today, -29), to: today });
   const [range, setRange] = useState(draft);
+  // Each Refresh: a refusal (a range the server does not take) comes into view and takes the focus.
+  const [refreshed, setRefreshed] = useState(0);
   const summary = trpc.admin.finance.summary.useQuery(range);
   const series = trpc.admin.finance.timeseries.useQuery(range);
   const trucks = trpc.admin.finance.truckBreakdown.useQuery(range);
@@ -29,6 +33,7 @@ export function FinanceTab(_props: TabProps) {
   function refresh(e: FormEvent) {
     e.preventDefault();
     setRange({ ...draft });
+    setRefreshed((n) => n + 1);
     void summary.refetch();
     void series.refetch();
     void trucks.refetch();
@@ -56,18 +61,35 @@ export function FinanceTab(_props: TabProps) {
           {t('common.refresh')}
         </button>
       </form>
-      {failed ? <Alert>{failed.message || t('finance.failed')}</Alert> : null}
-      <div className="grid">
-        <StatCard label={t('finance.revenueKes')} value={s ? <Money value={s.revenue} /> : '…'} />
-        <StatCard label={t('finance.orders')} value={s ? formatNumber(s.orders) : '…'} />
-        <StatCard label={t('finance.costsKes')} value={s ? <Money value={s.costTotal} /> : '…'} />
-        <StatCard label={t('finance.grossKes')} value={s ? <Money value={s.gross} /> : '…'} />
-      </div>
+      <FormStatus
+        message={
+          failed ? { tone: 'error', text: failed.message || t('finance.failed'), seq: refreshed } : null
+        }
+      />
+      {/* After Refresh the figures for the new range are the answer: in view and focused (a refusal above). */}
+      <FormAnswer seq={failed ? 0 : refreshed}>
+        <div className="grid">
+          <StatCard label={t('finance.revenueKes')} value={s ? <Money value={s.revenue} /> : '…'} />
+          <StatCard label={t('finance.orders')} value={s ? formatNumber(s.orders) : '…'} />
+          <StatCard label={t('finance.costsKes')} value={s ? <Money value={s.costTotal} /> : '…'} />
+          <StatCard label={t('finance.grossKes')} value={s ? <Money value={s.gross} /> : '…'} />
+        </div>
+      </FormAnswer>
       <div className="card">
         <h3>{t('finance.revenueVsCosts')}</h3>
         {series.data ? (
           <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
-            <RevenueCostChart title={t('finance.revenueVsCosts')} data={series.data} />
+            <RevenueCostChart
+              title={t('finance.revenueVsCosts')}
+              data={series.data}
+              labels={{
+                revenue: t('chart.revenue'),
+                costs: t('chart.costs'),
+                amounts: t('chart.amounts'),
+                empty: t('chart.empty'),
+                months: t('chart.months'),
+              }}
+            />
           </Suspense>
         ) : null}
       </div>
@@ -97,7 +119,7 @@ export function FinanceTab(_props: TabProps) {
                   className="button-row"
                   style={{ justifyContent: 'space-between', gap: '0.25rem 0.75rem' }}
                 >
-                  <span>{m.type}</span>
+                  <span>{costTypeLabel(t, m.type)}</span>
                   <span>
                     <Money value={m.amount} /> ({((m.amount / mixTotal) * 100).toFixed(1)}%)
                   </span>
@@ -132,6 +154,8 @@ export function FinanceTab(_props: TabProps) {
         />
       </div>
       <TripProfit range={range} />
+      <EtimsInvoices />
+      <Receivables />
     </section>
   );
 }

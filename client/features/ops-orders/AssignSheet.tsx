@@ -1,17 +1,20 @@
 import { TRPCClientError } from '@trpc/client';
 import { useState } from 'react';
+import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
 import { formatTonnes } from '../../../shared/domain/format';
 import { type TAddAssignmentInput, ZAddAssignmentInput } from '../../../shared/schemas/admin-orders';
 import type { TDriver, TTruck } from '../../../shared/schemas/fleet';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { useTranslation } from '../../i18n';
 import { useStaffT } from '../../i18n/staff';
-import { errorMessage, trpc } from '../../trpc';
+import { isQueued, queuedText, submitField } from '../../offline/outbox';
+import { errorMessage } from '../../trpc';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { FormStatus, SelectField, TextField } from '../../ui/forms';
 import { Sheet } from '../../ui/Sheet';
 import { useZodForm } from '../../ui/useZodForm';
-import { useOrdersRefresh } from './LoadList';
 import { tonnesOrdered, tonnesScheduled, tonnesToSchedule } from './loads';
+import { useOrdersRefresh } from './useOrdersRefresh';
 
 /** The server's answer when an order is not paid yet: ADMIN may schedule anyway once confirmed. */
 function isUnpaidRefusal(error: unknown): boolean {
@@ -38,11 +41,13 @@ export function AssignSheet({
   onClose: () => void;
 }) {
   const { t } = useStaffT();
+  const { t: tc } = useTranslation();
   const refresh = useOrdersRefresh();
   const confirm = useConfirm();
   const left = tonnesToSchedule(order);
-  const capacityOf = (id: string) => trucks.find((t) => t.id === id)?.capacityT ?? 20;
-  const suggest = (truckId: string) => String(Math.min(left, truckId ? capacityOf(truckId) : 20));
+  const capacityOf = (id: string) => trucks.find((t) => t.id === id)?.capacityT ?? TRUCK_LOAD_TONNES;
+  const suggest = (truckId: string) =>
+    String(Math.min(left, truckId ? capacityOf(truckId) : TRUCK_LOAD_TONNES));
   const form = useZodForm({
     schema: ZAddAssignmentInput,
     initial: { truckId: '', driverId: '', tonnes: suggest(''), scheduledAt: '' },
@@ -54,22 +59,39 @@ export function AssignSheet({
       scheduledAt: v.scheduledAt ? new Date(v.scheduledAt).toISOString() : undefined,
     }),
   });
-  const add = trpc.admin.orders.addAssignment.useMutation();
+  // Through the device outbox (client/offline/outbox.ts): without signal the assignment is kept on the
+  // phone (it survives a reload) and sent on reconnect, once, by its Idempotency-Key.
+  const [sending, setSending] = useState(false);
   const [overrideReason, setOverrideReason] = useState('');
   const chosen = trucks.find((t) => t.id === form.values.truckId);
   const legalPayload = chosen?.legalPayloadT ?? null;
   const overLegal = legalPayload !== null && Number(form.values.tonnes) > legalPayload;
 
   async function send(input: TAddAssignmentInput, confirmUnpaid: boolean) {
+    setSending(true);
     try {
       const withOverride =
         overLegal && overrideReason.trim()
           ? { ...input, overrideLegalLimit: true, overrideReason: overrideReason.trim() }
           : input;
-      await add.mutateAsync(confirmUnpaid ? { ...withOverride, confirmUnpaid: true } : withOverride);
+      const truck = trucks.find((x) => x.id === input.truckId);
+      await submitField(
+        'assign',
+        confirmUnpaid ? { ...withOverride, confirmUnpaid: true } : withOverride,
+        // The outbox keeps this line as written: the language of the moment it was entered.
+        t('assign.outboxLine', {
+          id: order.id,
+          truck: truck?.plate || input.truckId,
+          tonnes: formatTonnes(Number(input.tonnes)),
+        }),
+      );
       refresh();
       onClose();
     } catch (error) {
+      if (isQueued(error)) {
+        form.report('success', queuedText(error, tc));
+        return;
+      }
       if (!confirmUnpaid && isUnpaidRefusal(error)) {
         const truck = trucks.find((t) => t.id === input.truckId);
         confirm.ask({
@@ -94,6 +116,8 @@ export function AssignSheet({
         return;
       }
       form.report('error', errorMessage(error, t('assign.failed')));
+    } finally {
+      setSending(false);
     }
   }
 
@@ -173,8 +197,8 @@ export function AssignSheet({
           />
         ) : null}
         <div className="sheet__actions">
-          <button type="submit" className="button" disabled={add.isPending}>
-            {add.isPending ? t('assign.scheduling') : t('assign.schedule')}
+          <button type="submit" className="button" disabled={sending}>
+            {sending ? t('assign.scheduling') : t('assign.schedule')}
           </button>
           <button type="button" className="button button--secondary" onClick={onClose}>
             {t('common.cancel')}

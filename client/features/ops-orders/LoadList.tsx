@@ -1,26 +1,17 @@
 import { useState } from 'react';
 import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { useAuthedImage } from '../../ui/useAuthedImage';
-import { isActive, tonnesToSchedule } from './loads';
+import { useDeliverSheet } from './DeliverSheet';
+import { isActive, tonnesToSchedule, truckOf } from './loads';
+import { useOrdersRefresh } from './useOrdersRefresh';
 
 type Load = TListedOrder['assignments'][number];
-
-/** After a load or payment moves, the lists, the overview and the yard stock move with it. */
-export function useOrdersRefresh() {
-  const utils = trpc.useUtils();
-  return () => {
-    void utils.admin.orders.list.invalidate();
-    void utils.admin.dashboard.get.invalidate();
-    void utils.admin.stock.invalidate();
-  };
-}
-
-export const truckOf = (load: Pick<Load, 'plate' | 'truck_id'>) => load.plate ?? load.truck_id;
 
 /** A load that went out before the order's payment was confirmed (ADMIN's override). */
 export const beforePayment = (load: Load) =>
@@ -71,14 +62,16 @@ function ProofLine({ load }: { load: Load }) {
 }
 
 /**
- * An order's loads with their moves: In transit, Mark delivered, and Cancel load after a confirmation
- * that says what cancelling does. `leaveOut` is the load whose delivery the card's main button offers.
+ * An order's loads with their moves: In transit, Mark delivered (with the proof, or by hand with a
+ * reason), and Cancel load after a confirmation that says what cancelling does. `leaveOut` is the load whose delivery the card's main button offers.
  */
 export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: number }) {
   const { t } = useStaffT();
+  const { loadStatus } = useFormat();
   const refresh = useOrdersRefresh();
   const [error, setError] = useState<string | null>(null);
   const confirm = useConfirm();
+  const delivery = useDeliverSheet(order);
   const move = trpc.admin.orders.setAssignmentStatus.useMutation({
     onSuccess: () => {
       setError(null);
@@ -121,7 +114,7 @@ export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: 
           <li key={a.id} className="load">
             <div className="load__line">
               {truckOf(a)} · {formatTonnes(a.tonnes)} · {a.driver ?? t('loads.noDriver')}{' '}
-              <Badge tone={loadTone(a.status)}>{a.status}</Badge>
+              <Badge tone={loadTone(a.status)}>{loadStatus(a.status)}</Badge>
             </div>
             {a.outsideWindow && a.status !== 'CANCELLED' ? (
               <div className="load__flag">
@@ -157,7 +150,7 @@ export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: 
                     className="button button--small"
                     aria-label={t('loads.markDeliveredFor', { truck: truckOf(a) })}
                     disabled={move.isPending}
-                    onClick={() => move.mutate({ id: a.id, status: 'DELIVERED' })}
+                    onClick={() => delivery.deliver(a)}
                   >
                     {t('loads.markDelivered')}
                   </button>
@@ -182,12 +175,7 @@ export function LoadList({ order, leaveOut }: { order: TListedOrder; leaveOut?: 
         </div>
       ) : null}
       {confirm.dialog}
+      {delivery.sheet}
     </>
   );
-}
-
-/** Delivers one load: the main button of a card whose next step is a delivery. */
-export function useDeliver() {
-  const refresh = useOrdersRefresh();
-  return trpc.admin.orders.setAssignmentStatus.useMutation({ onSuccess: refresh });
 }

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { orderStatusLabel } from '../../../shared/domain/format';
+import { MAX_TRUCKS_PER_ORDER, MIN_TRUCKS_PER_ORDER } from '../../../shared/constants';
+import { SAND_TYPES, type SandType } from '../../../shared/enums';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, SelectField, TextField } from '../../ui/forms';
@@ -11,22 +13,24 @@ const EMPTY = {
   email: '',
   phone: '',
   site: '',
-  sandType: 'coarse' as 'coarse' | 'smooth',
+  sandType: 'coarse' as SandType,
   trucks: '1',
   distance: '',
   dateNeeded: '',
   customerId: '',
   perTruckOverride: '',
   overnightPour: false,
+  kraPin: '',
 };
 
 /** The collapsible New Order form: an order taken by phone, priced by distance or an override. */
 export function NewOrderForm() {
   const { t } = useStaffT();
+  const { orderStatus, sandType } = useFormat();
   const utils = trpc.useUtils();
   const [form, setForm] = useState(EMPTY);
   const [done, setDone] = useState<string | null>(null);
-  const trucks = Math.min(20, Math.max(1, Number(form.trucks) || 1));
+  const trucks = Math.min(MAX_TRUCKS_PER_ORDER, Math.max(MIN_TRUCKS_PER_ORDER, Number(form.trucks) || 1));
   const { quote, failed } = useQuote({
     site: form.site,
     trucks,
@@ -35,11 +39,13 @@ export function NewOrderForm() {
   });
   const create = trpc.admin.orders.create.useMutation({
     onSuccess: (order) => {
-      const status = orderStatusLabel(order.status);
       setDone(
         t('newOrder.created', {
           id: order.id,
-          status: status === 'Awaiting Payment' ? t('newOrder.awaitingConfirmation') : status,
+          status:
+            order.status === 'AWAITING_PAYMENT'
+              ? t('newOrder.awaitingConfirmation')
+              : orderStatus(order.status),
         }),
       );
       setForm(EMPTY);
@@ -64,6 +70,7 @@ export function NewOrderForm() {
       ...(form.customerId ? { customerId: Number(form.customerId) } : {}),
       ...(form.perTruckOverride ? { perTruckOverride: Number(form.perTruckOverride) } : {}),
       ...(form.overnightPour ? { overnightPour: true } : {}),
+      ...(form.kraPin.trim() ? { kraPin: form.kraPin } : {}),
     });
   }
 
@@ -94,15 +101,24 @@ export function NewOrderForm() {
             onChange={set('customerId')}
           />
         </div>
+        <TextField
+          label={t('newOrder.kraPin')}
+          autoCapitalize="characters"
+          value={form.kraPin}
+          onChange={set('kraPin')}
+        />
         <TextField label={t('orders.site')} value={form.site} onChange={set('site')} />
         <div className="grid">
           <SelectField
             label={t('orders.sand')}
             value={form.sandType}
-            onChange={(e) => setForm((f) => ({ ...f, sandType: e.target.value as 'coarse' | 'smooth' }))}
+            onChange={(e) => setForm((f) => ({ ...f, sandType: e.target.value as SandType }))}
           >
-            <option value="coarse">{t('orders.coarse')}</option>
-            <option value="smooth">{t('orders.smooth')}</option>
+            {SAND_TYPES.map((sand) => (
+              <option key={sand} value={sand}>
+                {sandType(sand)}
+              </option>
+            ))}
           </SelectField>
           <TextField
             label={t('orders.trucks')}

@@ -1,12 +1,15 @@
 import { useMemo, useState } from 'react';
-import { formatDateTime, formatTonnes, orderStatusLabel } from '../../../shared/domain/format';
+import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
+import { isClosedOrder } from '../../../shared/enums';
 import type { TListedOrder } from '../../../shared/schemas/orders';
+import { type Format, useFormat } from '../../i18n/format';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge, orderTone, paymentTone } from '../../ui/Badge';
 import { type Column, DataList } from '../../ui/DataList';
 import { Alert } from '../../ui/forms';
 import { Money } from '../../ui/Money';
+import { PhoneLinks } from '../../ui/PhoneLinks';
 import type { TabProps } from '../ops/tab-props';
 import { PaymentList } from '../payment/PaymentList';
 import { AssignSheet } from './AssignSheet';
@@ -14,8 +17,9 @@ import { beforePayment, LoadList } from './LoadList';
 import { isActive, orderActions, tonnesOrdered, tonnesToSchedule } from './loads';
 import { MpesaReconcile } from './MpesaReconcile';
 import { NewOrderForm } from './NewOrderForm';
-import { ActionButton, type OpenSheet, OrderCard, type SheetKind, sandLabel } from './OrderCard';
+import { ActionButton, type OpenSheet, OrderCard, type SheetKind } from './OrderCard';
 import { RecordPaymentSheet, ReviewPaymentSheet } from './PaymentSheets';
+import { SitePin } from './SitePin';
 
 const FILTERS = [
   { id: 'all', label: (t: StaffT) => t('orders.filterAll'), assigned: undefined },
@@ -26,7 +30,7 @@ const FILTERS = [
 /** The full table needs a laptop's width; below it every order is a card. */
 const ORDERS_TABLE_FROM = 1100;
 
-function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
+function columns(t: StaffT, f: Format, onOpen: OpenSheet): Column<TListedOrder>[] {
   return [
     {
       header: t('orders.when'),
@@ -45,6 +49,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
         <>
           {o.name}
           {o.email ? <div className="muted">{o.email}</div> : null}
+          <PhoneLinks phone={o.phone} name={o.name} />
         </>
       ),
     },
@@ -54,6 +59,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
       cell: (o) => (
         <>
           {o.site}
+          <SitePin order={o} />
           {o.overnight_pour ? (
             <div>
               <Badge tone="warn">{t('orders.overnight')}</Badge>
@@ -62,7 +68,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
         </>
       ),
     },
-    { header: t('orders.sand'), className: 'col-sand', cell: (o) => sandLabel(t, o.sand_type) },
+    { header: t('orders.sand'), className: 'col-sand', cell: (o) => f.sandType(o.sand_type) },
     {
       header: t('orders.trucks'),
       numeric: true,
@@ -108,7 +114,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
       className: 'col-status',
       cell: (o) => (
         <div className="badges">
-          <Badge tone={orderTone(o.status)}>{orderStatusLabel(o.status)}</Badge>
+          <Badge tone={orderTone(o.status)}>{f.orderStatus(o.status)}</Badge>
           {o.assignments.some(beforePayment) ? <Badge tone="warn">{t('orders.beforePayment')}</Badge> : null}
         </div>
       ),
@@ -118,8 +124,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
       header: t('orders.addAssignment'),
       className: 'col-add',
       cell: (o) => {
-        if (o.status === 'DELIVERED' || o.status === 'CANCELLED')
-          return <span className="muted">{t('orders.closed')}</span>;
+        if (isClosedOrder(o.status)) return <span className="muted">{t('orders.closed')}</span>;
         const left = tonnesToSchedule(o);
         if (left <= 0)
           return (
@@ -146,6 +151,7 @@ function columns(t: StaffT, onOpen: OpenSheet): Column<TListedOrder>[] {
 /** Orders: a table on a laptop, a card per order on a phone; payment review and truck assignment in sheets. */
 export function OrdersTab(_props: TabProps) {
   const { t } = useStaffT();
+  const format = useFormat();
   const [filter, setFilter] = useState<(typeof FILTERS)[number]['id']>('all');
   const assigned = FILTERS.find((f) => f.id === filter)?.assigned;
   const orders = trpc.admin.orders.list.useQuery(assigned === undefined ? undefined : { assigned });
@@ -160,7 +166,7 @@ export function OrdersTab(_props: TabProps) {
     () => new Set((orders.data ?? []).flatMap((o) => o.assignments.filter(isActive).map((a) => a.truck_id))),
     [orders.data],
   );
-  const cols = columns(t, open);
+  const cols = columns(t, format, open);
 
   return (
     <section aria-labelledby="orders-heading">

@@ -7,19 +7,38 @@ import { errorMessage, trpc } from '../../trpc';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { Alert, FormStatus, SelectField, TextAreaField, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
+import { PhoneLinks } from '../../ui/PhoneLinks';
 import { Sheet } from '../../ui/Sheet';
 import { useZodForm } from '../../ui/useZodForm';
-import { useOrdersRefresh } from './LoadList';
+import { useOrdersRefresh } from './useOrdersRefresh';
 
-function OrderFacts({ order }: { order: TListedOrder }) {
+function OrderFacts({ order, underReview = false }: { order: TListedOrder; underReview?: boolean }) {
   const { t } = useStaffT();
+  // The confirmation ops is deciding on: the customer's latest submitted payment.
+  const submitted = underReview ? order.payments.filter((p) => p.status === 'SUBMITTED').at(-1) : undefined;
   return (
     <dl className="kv">
       <dt>{t('orders.customer')}</dt>
       <dd>
         {order.name}
         {order.email ? <div className="muted">{order.email}</div> : null}
+        <PhoneLinks phone={order.phone} name={order.name} />
       </dd>
+      {submitted ? (
+        <>
+          <dt>{t('payments.underReview')}</dt>
+          <dd>
+            {submitted.method === 'MPESA' ? 'M-Pesa' : submitted.method}{' '}
+            <strong className="mono">{submitted.reference}</strong>
+            {submitted.amount !== null ? (
+              <>
+                {' · '}
+                <Money value={submitted.amount} />
+              </>
+            ) : null}
+          </dd>
+        </>
+      ) : null}
       <dt>{t('orders.site')}</dt>
       <dd>{order.site}</dd>
       <dt>{t('orders.total')}</dt>
@@ -53,7 +72,7 @@ export function ReviewPaymentSheet({ order, onClose }: { order: TListedOrder; on
 
   return (
     <Sheet title={t('payments.reviewTitle', { id: order.id })} onClose={onClose}>
-      <OrderFacts order={order} />
+      <OrderFacts order={order} underReview />
       <p className="muted">{t('payments.reviewIntro')}</p>
       {error ? <Alert>{error}</Alert> : null}
       <div className="sheet__actions">

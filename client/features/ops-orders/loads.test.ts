@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { AssignmentStatus } from '../../../shared/enums';
 import { orderActions, tonnesScheduled, tonnesToSchedule } from './loads';
 
-const load = (status: string, tonnes = 20) => ({
+const load = (status: AssignmentStatus, tonnes = 20) => ({
   id: 1,
   truck_id: 'T1',
   truckId: 'T1',

@@ -1,12 +1,15 @@
 import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
+import { isClosedOrder, isOpenLoad, isPaymentDue } from '../../../shared/enums';
 import type { TListedOrder } from '../../../shared/schemas/orders';
 
 type OrderLoads = Pick<TListedOrder, 'trucks' | 'assignments'>;
 type Load = TListedOrder['assignments'][number];
 
+/** A load's truck as people say it: its plate, else its ID. */
+export const truckOf = (load: Pick<Load, 'plate' | 'truck_id'>) => load.plate ?? load.truck_id;
+
 /** Loads still to move (a dispatcher can mark them in transit, delivered or cancelled). */
-export const isActive = (load: Pick<Load, 'status'>) =>
-  load.status === 'SCHEDULED' || load.status === 'IN_TRANSIT' || load.status === 'ARRIVED';
+export const isActive = (load: Pick<Load, 'status'>) => isOpenLoad(load.status);
 
 /** What the order holds: trucks × 20 t. */
 export const tonnesOrdered = (order: OrderLoads) => order.trucks * TRUCK_LOAD_TONNES;
@@ -32,11 +35,10 @@ export type OrderAction = 'review-payment' | 'record-payment' | 'assign' | 'deli
 export function orderActions(
   order: Pick<TListedOrder, 'status' | 'payment_status' | 'trucks' | 'assignments'>,
 ): OrderAction[] {
-  if (order.status === 'DELIVERED' || order.status === 'CANCELLED') return [];
+  if (isClosedOrder(order.status)) return [];
   const actions: OrderAction[] = [];
   if (order.payment_status === 'SUBMITTED') actions.push('review-payment');
-  if (order.payment_status === 'PENDING' || order.payment_status === 'REJECTED')
-    actions.push('record-payment');
+  if (isPaymentDue(order.payment_status)) actions.push('record-payment');
   if (tonnesToSchedule(order) > 0) actions.push('assign');
   if (order.assignments.some(isActive)) actions.push('deliver');
   return actions;

@@ -1,18 +1,25 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { STAFF_ROLES, type StaffRole } from '../../../shared/roles';
 import type { TDriver } from '../../../shared/schemas/fleet';
-import { useStaffT } from '../../i18n/staff';
+import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { DataList } from '../../ui/DataList';
-import { Alert, SelectField, TextField } from '../../ui/forms';
+import { Alert, FormStatus, SelectField, TextField } from '../../ui/forms';
+
+const ROLE_LABELS: Record<StaffRole, (t: StaffT) => string> = {
+  OPS: (t) => t('staff.roleOps'),
+  DRIVER: (t) => t('staff.roleDriver'),
+  FUEL: (t) => t('staff.roleFuel'),
+};
 
 const EMPTY = {
   name: '',
   email: '',
   phone: '',
   password: '',
-  role: 'OPS' as 'OPS' | 'DRIVER' | 'FUEL',
+  role: 'OPS' as StaffRole,
   driverId: '',
 };
 
@@ -33,6 +40,14 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
   });
   const disable = trpc.admin.users.disable.useMutation({ onSuccess: refresh });
   const enable = trpc.admin.users.enable.useMutation({ onSuccess: refresh });
+  const [oneTime, setOneTime] = useState<{ name: string; password: string } | null>(null);
+  const reset = trpc.admin.users.resetPassword.useMutation();
+  // The one-time password (or why it failed) shows above the list: bring it into view, as the button that
+  // asked for it may be far down the list on a phone.
+  const resetNotice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (oneTime || reset.error) resetNotice.current?.scrollIntoView({ block: 'center' });
+  }, [oneTime, reset.error]);
   const confirm = useConfirm();
   const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -44,12 +59,47 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
   }
 
   const actionError = disable.error ?? enable.error;
+  const resetButton = (u: { id: number; name: string }) => (
+    <button
+      type="button"
+      className="button button--small button--secondary"
+      onClick={() =>
+        confirm.ask({
+          title: t('staff.resetTitle', { name: u.name }),
+          body: <p>{t('staff.resetEffect', { name: u.name })}</p>,
+          confirmLabel: t('staff.resetConfirm'),
+          cancelLabel: t('staff.resetKeep'),
+          onConfirm: () => {
+            setOneTime(null);
+            reset.mutate(
+              { id: u.id },
+              { onSuccess: (r) => setOneTime({ name: u.name, password: r.oneTimePassword }) },
+            );
+          },
+        })
+      }
+    >
+      {t('staff.resetPassword', { name: u.name })}
+    </button>
+  );
   return (
     <section className="card" aria-labelledby="staff-heading">
       <h3 id="staff-heading">{t('staff.heading')}</h3>
       <form onSubmit={submit} noValidate>
-        {create.error ? <Alert>{errorMessage(create.error, t('staff.createFailed'))}</Alert> : null}
-        {done ? <Alert tone="success">{done}</Alert> : null}
+        {/* The refusal or the new account, in view and focused (the form is taller than a phone). */}
+        <FormStatus
+          message={
+            create.error
+              ? {
+                  tone: 'error',
+                  text: errorMessage(create.error, t('staff.createFailed')),
+                  seq: create.submittedAt,
+                }
+              : done
+                ? { tone: 'success', text: done, seq: create.submittedAt }
+                : null
+          }
+        />
         <div className="grid">
           <TextField label={t('staff.name')} value={form.name} onChange={set('name')} />
           <TextField label={t('staff.email')} type="email" value={form.email} onChange={set('email')} />
@@ -66,9 +116,11 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
             value={form.role}
             onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as typeof f.role }))}
           >
-            <option value="OPS">{t('staff.roleOps')}</option>
-            <option value="DRIVER">{t('staff.roleDriver')}</option>
-            <option value="FUEL">{t('staff.roleFuel')}</option>
+            {STAFF_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role](t)}
+              </option>
+            ))}
           </SelectField>
           {form.role === 'DRIVER' ? (
             <SelectField label={t('staff.linkedDriver')} value={form.driverId} onChange={set('driverId')}>
@@ -86,6 +138,15 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
         </button>
       </form>
       {actionError ? <Alert>{errorMessage(actionError, t('staff.updateFailed'))}</Alert> : null}
+      <div ref={resetNotice}>
+        {reset.error ? <Alert>{errorMessage(reset.error, t('staff.resetFailed'))}</Alert> : null}
+        {oneTime ? (
+          <Alert tone="success">
+            <strong>{t('staff.oneTimeFor', { name: oneTime.name, password: oneTime.password })}</strong>{' '}
+            {t('staff.oneTimeNote')}
+          </Alert>
+        ) : null}
+      </div>
       <DataList
         label={t('staff.heading')}
         rows={users.data ?? []}
@@ -109,35 +170,40 @@ export function StaffAccounts({ drivers }: { drivers: TDriver[] }) {
           },
         ]}
         actions={(u) =>
-          u.role === 'ADMIN' ? null : u.disabled ? (
-            <button
-              type="button"
-              className="button button--small button--secondary"
-              onClick={() => enable.mutate({ id: u.id })}
-            >
-              {t('staff.enable', { name: u.name })}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button--small button--secondary"
-              onClick={() =>
-                confirm.ask({
-                  title: t('staff.disableTitle', { name: u.name }),
-                  body: (
-                    <>
-                      <p>{t('staff.disableEffect', { name: u.name, email: u.email, role: u.role })}</p>
-                      <p>{t('staff.recordsStay')}</p>
-                    </>
-                  ),
-                  confirmLabel: t('staff.disableAccount'),
-                  cancelLabel: t('staff.keepActive'),
-                  onConfirm: () => disable.mutate({ id: u.id }),
-                })
-              }
-            >
-              {t('staff.disable', { name: u.name })}
-            </button>
+          u.role === 'ADMIN' ? null : (
+            <div className="button-row">
+              {u.disabled ? (
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  onClick={() => enable.mutate({ id: u.id })}
+                >
+                  {t('staff.enable', { name: u.name })}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="button button--small button--secondary"
+                  onClick={() =>
+                    confirm.ask({
+                      title: t('staff.disableTitle', { name: u.name }),
+                      body: (
+                        <>
+                          <p>{t('staff.disableEffect', { name: u.name, email: u.email, role: u.role })}</p>
+                          <p>{t('staff.recordsStay')}</p>
+                        </>
+                      ),
+                      confirmLabel: t('staff.disableAccount'),
+                      cancelLabel: t('staff.keepActive'),
+                      onConfirm: () => disable.mutate({ id: u.id }),
+                    })
+                  }
+                >
+                  {t('staff.disable', { name: u.name })}
+                </button>
+              )}
+              {u.disabled ? null : resetButton(u)}
+            </div>
           )
         }
       />

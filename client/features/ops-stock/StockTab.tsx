@@ -1,13 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
 import { STOCK_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
 import { formatDateTime, formatNumber, formatTonnes } from '../../../shared/domain/format';
+import { SAND_TYPES, type SandType } from '../../../shared/enums';
 import {
   type TStockReceiptInput,
   type TStockTx,
   ZStockReceiptInput,
   ZStockTxNoteInput,
 } from '../../../shared/schemas/stock';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
@@ -69,6 +72,13 @@ function NoteCell({ tx }: { tx: TStockTx }) {
 /** Yard stock: summary, receipt form, movements (ADMIN edits notes and exports CSV; OPS views and receives). */
 export function StockTab({ role }: TabProps) {
   const { t, i18n } = useStaffT();
+  const { sandType } = useFormat();
+  const kinds: Record<string, string> = {
+    RECEIPT: t('stock.kinds.RECEIPT'),
+    DELIVERY: t('stock.kinds.DELIVERY'),
+    ADJUSTMENT: t('stock.kinds.ADJUSTMENT'),
+  };
+  const kindLabel = (kind: string) => kinds[kind] ?? kind;
   const utils = trpc.useUtils();
   const stock = trpc.admin.stock.get.useQuery();
   const txs = trpc.admin.stock.transactions.useQuery();
@@ -78,7 +88,7 @@ export function StockTab({ role }: TabProps) {
     initial: {
       truckId: '',
       trucks: '',
-      category: 'coarse' as 'coarse' | 'smooth',
+      category: 'coarse' as SandType,
       costPerTonne: '',
       description: t('stock.defaultDescription'),
     },
@@ -111,7 +121,7 @@ export function StockTab({ role }: TabProps) {
         }),
       ),
     onSuccess: (tx) => {
-      form.report('success', t('stock.recorded', { tonnes: tx.tonnes, category: tx.category }));
+      form.report('success', t('stock.recorded', { tonnes: tx.tonnes, category: sandType(tx.category) }));
       form.patch({ trucks: '', costPerTonne: '' });
       void utils.admin.stock.invalidate();
     },
@@ -158,8 +168,8 @@ export function StockTab({ role }: TabProps) {
             value={formatTonnes(s.tonnes)}
             note={t('stock.truckLoads', { count: s.trucks_total, unit: formatTonnes(s.unit_tonnes) })}
           />
-          <StatCard label={t('orders.coarse')} value={t('stock.loads', { count: s.trucks_coarse })} />
-          <StatCard label={t('orders.smooth')} value={t('stock.loads', { count: s.trucks_smooth })} />
+          <StatCard label={sandType('coarse')} value={t('stock.loads', { count: s.trucks_coarse })} />
+          <StatCard label={sandType('smooth')} value={t('stock.loads', { count: s.trucks_smooth })} />
         </div>
       ) : null}
       <form className="card" onSubmit={form.submit((input) => receipt.mutate(input))} noValidate>
@@ -182,8 +192,11 @@ export function StockTab({ role }: TabProps) {
             {...form.field('trucks')}
           />
           <SelectField label={t('stock.category')} {...form.field('category')}>
-            <option value="coarse">{t('orders.coarse')}</option>
-            <option value="smooth">{t('orders.smooth')}</option>
+            {SAND_TYPES.map((sand) => (
+              <option key={sand} value={sand}>
+                {sandType(sand)}
+              </option>
+            ))}
           </SelectField>
           <TextField
             label={t('stock.costPerTonne')}
@@ -198,9 +211,11 @@ export function StockTab({ role }: TabProps) {
         </div>
         {Number(form.values.trucks) > 0 && Number(form.values.costPerTonne) > 0 ? (
           <p className="muted">
-            {formatTonnes(Math.round(Number(form.values.trucks) * 20 * 100) / 100)} ·{' '}
+            {formatTonnes(Math.round(Number(form.values.trucks) * TRUCK_LOAD_TONNES * 100) / 100)} ·{' '}
             {t('stock.purchaseCost')}{' '}
-            <Money value={Number(form.values.trucks) * 20 * Number(form.values.costPerTonne)} />
+            <Money
+              value={Number(form.values.trucks) * TRUCK_LOAD_TONNES * Number(form.values.costPerTonne)}
+            />
           </p>
         ) : null}
         <button type="submit" className="button" disabled={receipt.isPending}>
@@ -220,13 +235,13 @@ export function StockTab({ role }: TabProps) {
         label={t('stock.listLabel')}
         rows={txs.data ?? []}
         rowKey={(tx) => tx.id}
-        title={(tx) => `${tx.kind} · ${formatDateTime(tx.created_at, 'short')}`}
+        title={(tx) => `${kindLabel(tx.kind)} · ${formatDateTime(tx.created_at, 'short')}`}
         columns={[
           { header: t('stock.when'), cell: (tx) => formatDateTime(tx.created_at, 'short'), hideOnCard: true },
-          { header: t('stock.kind'), cell: (tx) => tx.kind, hideOnCard: true },
+          { header: t('stock.kind'), cell: (tx) => kindLabel(tx.kind), hideOnCard: true },
           { header: t('orders.trucks'), numeric: true, cell: (tx) => formatNumber(tx.trucks) },
           { header: t('stock.tonnes'), numeric: true, cell: (tx) => formatTonnes(tx.tonnes) },
-          { header: t('stock.category'), cell: (tx) => tx.category },
+          { header: t('stock.category'), cell: (tx) => sandType(tx.category) },
           {
             header: t('common.truck'),
             cell: (tx) => (tx.truck_id ? (plates.get(tx.truck_id) ?? tx.truck_id) : '-'),

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
 import { formatTonnes } from '../../../shared/domain/format';
 import {
   type TTruck,
@@ -17,7 +18,7 @@ import type { TabProps } from '../ops/tab-props';
 const EMPTY = {
   id: '',
   plate: '',
-  capacityT: '20',
+  capacityT: String(TRUCK_LOAD_TONNES),
   primaryDriverId: '',
   deviceId: '',
   axles: '3',

@@ -2,7 +2,9 @@ import { type ComponentType, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { useSession } from '../../session';
+import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Page } from '../../ui/Page';
+import { ActivityTab } from '../ops-activity/ActivityTab';
 import { AiTab } from '../ops-ai/AiTab';
 import { AuditTab } from '../ops-audit/AuditTab';
 import { CostsTab } from '../ops-costs/CostsTab';
@@ -35,6 +37,7 @@ const ADMIN_TABS: TabDef[] = [
   { id: 'trips', label: (t) => t('tabs.trips'), Component: TripsTab },
   { id: 'fleet', label: (t) => t('tabs.fleet'), Component: FleetTab },
   { id: 'ai', label: (t) => t('tabs.ai'), Component: AiTab },
+  { id: 'activity', label: (t) => t('tabs.activity'), Component: ActivityTab },
 ];
 const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
 
@@ -87,7 +90,12 @@ export function OpsPage() {
       >
         <current.Component role={role} />
       </div>
-      {role === 'ADMIN' ? <TelegramPanel /> : null}
+      {/* Under every tab: shown once the tab's first answers are in, so it is never pushed down. */}
+      {role === 'ADMIN' ? (
+        <AfterFirstAnswers>
+          <TelegramPanel />
+        </AfterFirstAnswers>
+      ) : null}
     </Page>
   );
 }

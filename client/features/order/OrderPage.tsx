@@ -1,16 +1,20 @@
+import { useMutation } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { needsPayment } from '../../../shared/domain/payments';
+import type { SandType } from '../../../shared/enums';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import {
   type TListedOrder,
   type TOrderCreated,
+  type TOrderInput,
   type TPaymentOutcome,
   ZOrderInput,
 } from '../../../shared/schemas/orders';
 import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
-import { Alert, FormStatus, TextField } from '../../ui/forms';
+import { Alert, bringIntoView, FormStatus, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { Page } from '../../ui/Page';
 import { PaymentOptions } from '../../ui/PaymentOptions';
@@ -48,11 +52,12 @@ export function OrderPage() {
     schema: ZOrderInput,
     initial: {
       site: '',
-      sandType: 'coarse' as 'coarse' | 'smooth',
+      sandType: 'coarse' as SandType,
       trucks: 1,
       distance: '',
       dateNeeded: '',
       overnightPour: false,
+      kraPin: '',
     },
     toInput: ({ distance, overnightPour, ...f }) => ({
       ...f,
@@ -65,10 +70,7 @@ export function OrderPage() {
   const [sent, setSent] = useState<TPaymentOutcome | null>(null);
   // After a reload the customer's latest order still waiting for a payment takes step 2 and 3.
   const mine = trpc.orders.my.useQuery();
-  const waiting = mine.data?.find(
-    (o) =>
-      o.status === 'AWAITING_PAYMENT' && (o.payment_status === 'PENDING' || o.payment_status === 'REJECTED'),
-  );
+  const waiting = mine.data?.find(needsPayment);
   const order = placed ?? (waiting ? fromListed(waiting) : null);
   const paybill = useMpesaOptions().data?.paybill;
   // What is still owed: the listing knows part-payments; a just-placed order owes its total.
@@ -77,10 +79,24 @@ export function OrderPage() {
   const trackingUrl = order ? mine.data?.find((o) => o.id === order.id)?.trackingUrl : undefined;
   const { quote, failed } = useQuote(form.values);
 
-  const place = trpc.orders.create.useMutation({
+  // One Idempotency-Key per order the form is filled in for: a second tap, or a resend after a lost
+  // answer, gets the first order back instead of making another (server/idempotency.ts).
+  const attempt = useRef<{ input: string; key: string } | null>(null);
+  const submitting = useRef(false);
+  const keyFor = (input: TOrderInput) => {
+    const json = JSON.stringify(input);
+    if (attempt.current?.input !== json) attempt.current = { input: json, key: crypto.randomUUID() };
+    return attempt.current.key;
+  };
+  const place = useMutation({
+    mutationFn: (input: TOrderInput) =>
+      utils.client.orders.create.mutate(input, { context: { idempotencyKey: keyFor(input) } }),
     onSuccess: (created) => {
       setPlaced(created);
       setSent(null);
+      // The order is placed: the filled form goes, so another tap cannot place it twice.
+      attempt.current = null;
+      form.reset();
       void utils.orders.my.invalidate();
     },
     onError: (error) => {
@@ -93,11 +109,31 @@ export function OrderPage() {
     },
   });
 
+  // The placed order (step 2) comes into view, focused, instead of the emptied form.
+  const step2 = useRef<HTMLHeadingElement>(null);
+  const placedId = placed?.id;
+  useEffect(() => {
+    if (placedId !== undefined) bringIntoView(step2.current, 'start');
+  }, [placedId]);
+
   return (
     <Page title={t('order.title')} subtitle={t('order.subtitle')}>
       <ol className="steps">
         <li className="card step">
-          <form onSubmit={form.submit((input) => place.mutate(input))} noValidate aria-labelledby="step1">
+          <form
+            onSubmit={form.submit((input) => {
+              // Taps faster than the button can turn disabled place nothing more.
+              if (submitting.current) return;
+              submitting.current = true;
+              place.mutate(input, {
+                onSettled: () => {
+                  submitting.current = false;
+                },
+              });
+            })}
+            noValidate
+            aria-labelledby="step1"
+          >
             <h2 id="step1">{t('order.step1')}</h2>
             <FormStatus message={form.message} />
             <TextField
@@ -118,6 +154,12 @@ export function OrderPage() {
               />
               {t('quote.overnightPour')}
             </label>
+            <TextField
+              label={t('order.kraPin')}
+              autoCapitalize="characters"
+              placeholder="P051234567X"
+              {...form.field('kraPin')}
+            />
             {failed ? <Alert tone="warning">{t('order.pricingFailed')}</Alert> : null}
             {quote && !failed ? <QuoteLine quote={quote} /> : null}
             <button className="button" type="submit" disabled={place.isPending}>
@@ -127,7 +169,9 @@ export function OrderPage() {
         </li>
 
         <li className="card step" aria-labelledby="step2">
-          <h2 id="step2">{t('order.step2')}</h2>
+          <h2 id="step2" ref={step2} tabIndex={-1} className="focus-target">
+            {t('order.step2')}
+          </h2>
           {order && !placed ? <p>{t('order.waiting', { id: order.id })}</p> : null}
           {order ? (
             <dl className="summary">

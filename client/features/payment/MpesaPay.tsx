@@ -1,10 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { toCents } from '../../../shared/domain/money';
 import { normaliseMsisdn, splitAmount, stkAmountKes } from '../../../shared/domain/mpesa';
-import { MPESA_MESSAGES, type TStkPushAccepted } from '../../../shared/schemas/mpesa';
+import { MPESA_MESSAGES, type TOrderMoney, type TStkPushAccepted } from '../../../shared/schemas/mpesa';
 import { en } from '../../i18n/en';
 import { useFormat } from '../../i18n/format';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
+import { ReceiptLinks } from '../receipt/ReceiptLink';
 
 /** How often the screen asks where the prompt stands, and for how long before it stops asking. */
 const POLL_MS = 2_000;
@@ -40,6 +42,7 @@ export function MpesaPay({
   balance,
   paymentToken,
   defaultPhone = '',
+  onOrder,
 }: {
   orderId: number;
   accountRef: string;
@@ -47,6 +50,8 @@ export function MpesaPay({
   balance: number;
   paymentToken?: string | undefined;
   defaultPhone?: string;
+  /** Where the order stands once a prompt's result is known (paid, part-paid or failed). */
+  onOrder?: (order: TOrderMoney) => void;
 }) {
   const { t, money } = useFormat();
   const said = (message: string) => {
@@ -82,13 +87,16 @@ export function MpesaPay({
   const result = prompt && status.data?.checkoutRequestId === prompt.checkoutRequestId ? status.data : null;
   const settled = result?.status === 'PAID';
   const announced = useRef<string | null>(null);
-  useEffect(() => {
+  // Before the result is painted: a screen that rearranges itself for a paid order (My Orders folds the
+  // ways to pay away) does so in the same frame, so nothing under the prompt moves first.
+  useLayoutEffect(() => {
     // The order lists follow a payment as soon as it is known.
     if (result && result.status !== 'PENDING' && announced.current !== result.checkoutRequestId) {
       announced.current = result.checkoutRequestId;
+      onOrder?.(result.order);
       void utils.orders.my.invalidate();
     }
-  }, [result, utils]);
+  }, [result, utils, onOrder]);
 
   if (!options.data?.stk) return null;
   const owed = result ? result.order.balance : balance;
@@ -105,7 +113,7 @@ export function MpesaPay({
   };
   const waiting = prompt !== null && (!result || result.status === 'PENDING') && !gaveUp;
   const canSend = !waiting && owed > 0 && (result?.status !== 'FAILED' || result.retry);
-  const nextPrompt = splitAmount(stkAmountKes(Math.round(owed * 100)))[0] ?? 0;
+  const nextPrompt = splitAmount(stkAmountKes(toCents(owed)))[0] ?? 0;
 
   return (
     <section className="mpesa-pay" aria-labelledby={headingId}>
@@ -139,7 +147,10 @@ export function MpesaPay({
           {result.receipt ? ` ${t('mpesa.receipt', { receipt: result.receipt })}` : ''}{' '}
           {result.order.balance > 0
             ? t('mpesa.stillToPay', { amount: money(result.order.balance) })
-            : t('mpesa.confirmed')}
+            : t('mpesa.confirmed')}{' '}
+          {result.receiptUrl ? (
+            <ReceiptLinks receiptUrl={result.receiptUrl} label={t('mpesa.receiptLink')} />
+          ) : null}
         </Alert>
       ) : null}
       {result?.status === 'FAILED' ? <Alert tone="warning">{said(result.message)}</Alert> : null}

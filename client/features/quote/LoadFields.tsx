@@ -1,4 +1,5 @@
 import { MAX_TRUCKS_PER_ORDER } from '../../../shared/constants';
+import { SAND_TYPES } from '../../../shared/enums';
 import { useLandingT } from '../../i18n/landing';
 import { SelectField, TextField } from '../../ui/forms';
 import type { QuoteFields } from './useQuote';
@@ -24,8 +25,11 @@ export function LoadFields({
         value={value.sandType}
         onChange={(e) => onChange({ sandType: e.target.value as LoadValues['sandType'] })}
       >
-        <option value="coarse">{t('quote.coarseSand')}</option>
-        <option value="smooth">{t('quote.smoothSand')}</option>
+        {SAND_TYPES.map((sand) => (
+          <option key={sand} value={sand}>
+            {t(`quote.sandOptions.${sand}`)}
+          </option>
+        ))}
       </SelectField>
       <SelectField
         label={t('quote.trucks')}

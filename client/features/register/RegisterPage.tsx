@@ -1,7 +1,7 @@
 import { Link, useNavigate } from 'react-router';
 import { ZRegisterInput } from '../../../shared/schemas/auth';
 import { ZPortalAccount } from '../../../shared/schemas/orders';
-import { useTranslation } from '../../i18n';
+import { storedLanguage, useTranslation } from '../../i18n';
 import { saveSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { FormStatus, TextField } from '../../ui/forms';
@@ -33,7 +33,8 @@ export function RegisterPage() {
       <form
         className="card narrow"
         onSubmit={form.submit(({ name, email, phone, password }) =>
-          register.mutate({ name, email, phone, password }),
+          // The new account takes the language this phone shows.
+          register.mutate({ name, email, phone, password, language: storedLanguage() }),
         )}
         noValidate
       >

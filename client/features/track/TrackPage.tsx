@@ -1,5 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useParams } from 'react-router';
+import { phoneLinks } from '../../../shared/domain/phone';
+import { isClosedOrder } from '../../../shared/enums';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
 import type { TTrackedLoad, TTracking } from '../../../shared/schemas/tracking';
 import { useFormat } from '../../i18n/format';
@@ -7,6 +9,7 @@ import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone, orderTone } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
 import { Page } from '../../ui/Page';
+import { ReceiptLinks } from '../receipt/ReceiptLink';
 
 const FleetMap = lazy(() => import('../fleet/FleetMap'));
 const MAP_HEIGHT = 240;
@@ -97,12 +100,33 @@ function LoadLine({ load }: { load: TTrackedLoad }) {
           {load.driverPhone ? (
             <>
               {' · '}
-              <a href={`tel:${load.driverPhone}`}>{load.driverPhone}</a>
+              <a href={phoneLinks(load.driverPhone)?.tel ?? `tel:${load.driverPhone}`}>{load.driverPhone}</a>
             </>
           ) : null}
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** The office to call (or WhatsApp) about the order. */
+function DispatchContact({ dispatch }: { dispatch: TTracking['dispatch'] }) {
+  const { t } = useFormat();
+  const phone = phoneLinks(dispatch.phone);
+  return (
+    <section className="track-contact" aria-labelledby="track-contact-heading">
+      <h2 id="track-contact-heading">{t('track.questions')}</h2>
+      <p className="contact-links">
+        <a href={phone?.tel ?? `tel:${dispatch.phone.replace(/[^\d+]/g, '')}`}>
+          {t('track.callDispatch', { phone: phone?.display ?? dispatch.phone })}
+        </a>
+        {dispatch.whatsapp ? (
+          <a href={dispatch.whatsapp} target="_blank" rel="noreferrer">
+            {t('common.whatsapp')}
+          </a>
+        ) : null}
+      </p>
+    </section>
   );
 }
 
@@ -148,7 +172,7 @@ export function TrackPage() {
         </>
       }
     >
-      {t.status !== 'DELIVERED' && t.status !== 'CANCELLED' ? (
+      {!isClosedOrder(t.status) ? (
         <p className="callout">
           {tr('track.deliveryCode')} <strong className="mono delivery-code">{t.deliveryCode}</strong>
           <br />
@@ -160,6 +184,11 @@ export function TrackPage() {
           <FleetMap trucks={points} tileUrl={t.tileUrl} now={now} height={MAP_HEIGHT} />
         </Suspense>
       ) : null}
+      {t.receiptUrl || t.creditNotes.length > 0 ? (
+        <p className="track-receipt">
+          <ReceiptLinks receiptUrl={t.receiptUrl} creditNotes={t.creditNotes} label={tr('track.receipt')} />
+        </p>
+      ) : null}
       <h2>{tr('track.loads')}</h2>
       {t.loads.length === 0 ? (
         <p className="muted">{tr('track.none')}</p>
@@ -170,6 +199,7 @@ export function TrackPage() {
           ))}
         </ul>
       )}
+      <DispatchContact dispatch={t.dispatch} />
       <p className="muted" aria-live="polite">
         {tr('track.updated', { time: clock(new Date(t.asOf)), seconds: t.refreshSeconds })}
       </p>

@@ -8,16 +8,36 @@ import { dayTicks } from './layout';
 
 type Point = z.infer<typeof ZFinancePoint>;
 
+/** The chart's words in the screen's language (the staff catalog's `chart`). */
+export interface ChartLabels {
+  revenue: string;
+  costs: string;
+  amounts: string;
+  empty: string;
+  /** Month abbreviations, January to December, separated by spaces. */
+  months: string;
+}
+
 const SERIES = [
-  { key: 'revenue' as const, label: 'Revenue', color: CHART_COLORS.revenue },
-  { key: 'cost' as const, label: 'Costs', color: CHART_COLORS.cost },
+  { key: 'revenue' as const, label: 'revenue' as const, color: CHART_COLORS.revenue },
+  { key: 'cost' as const, label: 'costs' as const, color: CHART_COLORS.cost },
 ];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const dayLabel = (date: string) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]}`;
+const dayLabel = (date: string, months: string[]) =>
+  `${Number(date.slice(8, 10))} ${months[Number(date.slice(5, 7)) - 1] ?? date.slice(5, 7)}`;
 const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
 const tickLabel = { fontSize: CHART_FONT, fill: CHART_COLORS.muted, fontFamily: 'inherit' };
 
-function Lines({ data, title, width }: { data: Point[]; title: string; width: number }) {
+function Lines({
+  data,
+  title,
+  width,
+  months,
+}: {
+  data: Point[];
+  title: string;
+  width: number;
+  months: string[];
+}) {
   const phone = width < 480;
   const height = phone ? 220 : 260;
   const margin = { top: 12, right: 14, bottom: 30, left: 44 };
@@ -80,7 +100,7 @@ function Lines({ data, title, width }: { data: Point[]; title: string; width: nu
         tickValues={xTicks}
         stroke={CHART_COLORS.muted}
         tickStroke={CHART_COLORS.muted}
-        tickFormat={(d) => dayLabel(String(d))}
+        tickFormat={(d) => dayLabel(String(d), months)}
         // The first and last dates stay inside the chart.
         tickLabelProps={(_, i, ticks) => ({
           ...tickLabel,
@@ -97,18 +117,27 @@ function Lines({ data, title, width }: { data: Point[]; title: string; width: nu
 }
 
 /** Daily revenue and costs as two lines with a dot per day; amounts in KES (45K = 45,000). */
-export default function RevenueCostChart({ data, title }: { data: Point[]; title: string }) {
-  if (data.length === 0) return <p className="muted">No revenue or costs in this range.</p>;
+export default function RevenueCostChart({
+  data,
+  title,
+  labels,
+}: {
+  data: Point[];
+  title: string;
+  labels: ChartLabels;
+}) {
+  if (data.length === 0) return <p className="muted">{labels.empty}</p>;
+  const months = labels.months.split(' ');
   return (
     <figure className="chart-figure">
-      <ChartFrame>{(width) => <Lines data={data} title={title} width={width} />}</ChartFrame>
+      <ChartFrame>{(width) => <Lines data={data} title={title} width={width} months={months} />}</ChartFrame>
       <figcaption className="legend">
         {SERIES.map((s) => (
           <span key={s.key}>
-            <span className="swatch" style={{ background: s.color }} /> {s.label}
+            <span className="swatch" style={{ background: s.color }} /> {labels[s.label]}
           </span>
         ))}
-        <span>Amounts in KES (45K = 45,000)</span>
+        <span>{labels.amounts}</span>
       </figcaption>
     </figure>
   );

@@ -1,3 +1,6 @@
+import { addAssignment, moveLoad, orderLoads, recordDelivery } from '../../../core/loads/loads.service';
+import { placeAdminOrder, workspaceOrders } from '../../../core/orders/orders.service';
+import { reviewPayment } from '../../../core/payments/payments.service';
 import {
   ZAddAssignmentInput,
   ZAdminOrderCreateInput,
@@ -11,9 +14,6 @@ import {
 import { ZListedOrder, ZOrderCreated, ZPaymentOutcome } from '../../../shared/schemas/orders';
 import { idempotent } from '../../idempotency';
 import { IMAGE_BODY_LIMIT, roleProcedure, router } from '../../trpc';
-import { placeAdminOrder, workspaceOrders } from '../orders/orders.service';
-import { reviewPayment } from '../payments/payments.service';
-import { addAssignment, moveLoad, orderLoads, recordDelivery } from './admin-orders.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 
@@ -72,6 +72,8 @@ export const adminOrdersRouter = router({
 
   addAssignment: adminProcedure
     .meta({
+      // The phone's outbox sends it again after a lost answer: a replay answers the load it made.
+      idempotent: true,
       rest: {
         method: 'POST',
         path: '/api/admin/orders/:id/assignments',
@@ -79,6 +81,7 @@ export const adminOrdersRouter = router({
           "Schedule a truck and driver for a load (within the order's trucks × 20 t and the truck's capacity; an unpaid order needs confirmUnpaid)",
         status: 201,
         errors: [404, 409],
+        unpaidConflict: true,
         example: {
           id: '42',
           truckId: 'T-001',
@@ -89,8 +92,9 @@ export const adminOrdersRouter = router({
       },
     })
     .input(ZAddAssignmentInput)
+    .use(idempotent)
     .output(ZAssignment)
-    .mutation(({ ctx, input }) => addAssignment(ctx.db, ctx.user, input, ctx.deps.settings)),
+    .mutation(({ ctx, input }) => addAssignment(ctx.db, ctx.user, input, ctx.deps.settings, ctx.now())),
 
   /** Ops' review of a payment: confirm (order Received) or reject with a reason (back to Awaiting Payment). */
   reviewPayment: adminProcedure

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordDelivery } from '../../../core/loads/loads.service';
 import { type DbOrTx, rows } from '../../../drizzle/db';
 import { alertDeliveries, assignments, orders, outbox, stockTransactions } from '../../../drizzle/schema';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../../../test/factories';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
-import { recordDelivery } from './admin-orders.service';
 
 const THURSDAY_NOON = new Date('2026-11-26T09:00:00Z'); // Thursday 12:00 in Nairobi
 
@@ -474,10 +474,22 @@ describe('proof of delivery', () => {
       at: THURSDAY_NOON.toISOString(),
     });
 
-    // Without a reason the history says it was by hand.
+    // Without a reason (or with only blanks) a load is not delivered by hand: the proof path is the rule.
     const { load: other } = await openLoad(t);
-    const bare = await t.call('PATCH', `/api/admin/assignments/${other.id}`, ops, { status: 'DELIVERED' });
-    expect(bare.json().history.at(-1).reason).toBe('Marked delivered by hand, without a proof of delivery.');
+    for (const body of [{ status: 'DELIVERED' }, { status: 'DELIVERED', reason: '   ' }]) {
+      const bare = await t.call('PATCH', `/api/admin/assignments/${other.id}`, ops, body);
+      expect(bare.statusCode).toBe(400);
+      expect(bare.json()).toEqual({
+        error: 'Give a reason for marking the load delivered without a proof of delivery.',
+      });
+    }
+    const [untouched] = await t.database.db.select().from(assignments).where(eq(assignments.id, other.id));
+    expect(untouched!.status).toBe('SCHEDULED');
+    const byAdmin = await t.call('PATCH', `/api/admin/assignments/${other.id}`, await t.signIn('ADMIN'), {
+      status: 'DELIVERED',
+      reason: 'Receiver signed the paper delivery note',
+    });
+    expect(byAdmin.json().history.at(-1).reason).toBe('Receiver signed the paper delivery note');
     const listed = (await t.call('GET', '/api/admin/orders', await t.signIn('ADMIN'))).json();
     const row = listed
       .flatMap((o: { assignments: Array<{ id: number; withoutProof?: boolean }> }) => o.assignments)

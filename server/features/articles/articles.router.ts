@@ -1,6 +1,6 @@
+import { listArticles } from '../../../core/articles/articles.service';
 import { ZArticle, ZArticlesListInput } from '../../../shared/schemas/articles';
 import { publicProcedure, router } from '../../trpc';
-import { listArticles } from './articles.service';
 
 export const articlesRouter = router({
   /** The latest briefings, newest first (the landing page asks for 3, the briefings page for 24). */

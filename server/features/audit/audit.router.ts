@@ -1,3 +1,4 @@
+import { listAudit, reviewDuplicate, voidDuplicate } from '../../../core/audit/audit.service';
 import {
   ZAuditActionResult,
   ZAuditListInput,
@@ -6,7 +7,6 @@ import {
   ZAuditVoidInput,
 } from '../../../shared/schemas/money';
 import { roleProcedure, router } from '../../trpc';
-import { listAudit, reviewDuplicate, voidDuplicate } from './audit.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMIT_TIMEOUT_MS, reserve } from '../../../core/auth/rate-limit';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { privateRedis } from '../../../test/redis-server';
 import { until } from '../../../test/until';
-import { LIMIT_TIMEOUT_MS, reserve } from '../../auth/rate-limit';
 
 const redisUrl = process.env.REDIS_URL;
 

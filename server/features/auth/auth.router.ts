@@ -1,13 +1,32 @@
+import { z } from 'zod';
+import {
+  changePassword,
+  login,
+  logout,
+  logoutEverywhere,
+  register,
+  sessionUser,
+  setLanguage,
+} from '../../../core/auth/auth.service';
+import { DEVICE_COOKIE, DEVICE_COOKIE_OPTIONS } from '../../../core/auth/device';
+import {
+  confirmPasswordReset,
+  passwordOptions,
+  requestPasswordReset,
+} from '../../../core/auth/password-reset';
 import {
   ZAuthResult,
   ZChangePasswordInput,
   ZLoginInput,
+  ZPasswordOptions,
+  ZPasswordResetAccepted,
+  ZPasswordResetConfirm,
+  ZPasswordResetRequest,
   ZRegisterInput,
   ZSessionUser,
   ZSetLanguageInput,
 } from '../../../shared/schemas/auth';
 import { protectedProcedure, publicProcedure, router } from '../../trpc';
-import { changePassword, login, logoutEverywhere, register, sessionUser, setLanguage } from './auth.service';
 
 export const authRouter = router({
   login: publicProcedure
@@ -22,7 +41,19 @@ export const authRouter = router({
     })
     .input(ZLoginInput)
     .output(ZAuthResult)
-    .mutation(({ ctx, input }) => login(ctx.db, ctx.deps.limiters, ctx.deps.settings, ctx.ip, input)),
+    .mutation(async ({ ctx, input }) => {
+      const { session, deviceCookie } = await login(
+        ctx.db,
+        ctx.deps.limiters,
+        ctx.deps.settings,
+        ctx.ip,
+        input,
+        ctx.cookies?.[DEVICE_COOKIE],
+      );
+      // This browser is known to the account from now on (core/auth/device.ts).
+      ctx.setCookie?.(DEVICE_COOKIE, deviceCookie, DEVICE_COOKIE_OPTIONS);
+      return session;
+    }),
 
   register: publicProcedure
     .meta({
@@ -63,6 +94,13 @@ export const authRouter = router({
     .output(ZSessionUser)
     .mutation(({ ctx, input }) => setLanguage(ctx.db, ctx.user, input.language)),
 
+  /** Signs out of this device: the device forgets its token; the action log records it. */
+  logout: protectedProcedure
+    .meta({
+      rest: { method: 'POST', path: '/api/auth/logout', summary: 'Sign out (recorded in the action log)' },
+    })
+    .mutation(({ ctx }) => logout(ctx.db, ctx.user)),
+
   /** Signs the user out on every device: all tokens issued so far stop working. */
   logoutAll: protectedProcedure
     .meta({ rest: { method: 'POST', path: '/api/auth/logout-all', summary: 'Sign out on every device' } })
@@ -83,4 +121,52 @@ export const authRouter = router({
     .mutation(({ ctx, input }) =>
       changePassword(ctx.db, ctx.deps.limiters, ctx.deps.settings, ctx.user, input, ctx.now()),
     ),
+
+  /** Whether the screens may offer a reset by e-mail (SMTP set up); otherwise they say to ask an admin. */
+  passwordOptions: publicProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/auth/password-reset',
+        summary: 'Password reset options (e-mail on or off)',
+      },
+    })
+    .output(ZPasswordOptions)
+    .query(({ ctx }) => passwordOptions(ctx.deps.settings)),
+
+  /** Forgotten password: 202 whatever the address; the link goes out by e-mail from a job. */
+  requestPasswordReset: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/auth/password-reset',
+        summary:
+          'Ask for a password reset link by e-mail (202 always; never says whether the address has an account)',
+        status: 202,
+        errors: [429],
+        example: { email: 'otieno@example.co.ke' },
+      },
+    })
+    .input(ZPasswordResetRequest)
+    .output(ZPasswordResetAccepted)
+    .mutation(({ ctx, input }) =>
+      requestPasswordReset(ctx.db, ctx.deps.limiters, ctx.deps.settings, ctx.ip, input.email, ctx.now()),
+    ),
+
+  /** The e-mailed token and a new password: works once, before it expires; other sessions end. */
+  confirmPasswordReset: publicProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/auth/password-reset/confirm',
+        summary: 'Set a new password with the e-mailed one-time token',
+        example: {
+          token: 'kq3Jx0b9mW1n4ZsT7pYvR2uC8eHdLgFa6oNiQ5tUjXc',
+          newPassword: 'another-long-passphrase',
+        },
+      },
+    })
+    .input(ZPasswordResetConfirm)
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(({ ctx, input }) => confirmPasswordReset(ctx.db, input, ctx.now())),
 });

@@ -1,6 +1,6 @@
+import { askAssistant } from '../../../core/chatbot/chatbot.service';
 import { ZChatAnswer, ZChatInput } from '../../../shared/schemas/chat';
 import { publicProcedure, router } from '../../trpc';
-import { askAssistant } from './chatbot.service';
 
 export const chatbotRouter = router({
   ask: publicProcedure

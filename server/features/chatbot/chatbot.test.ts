@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerChat, CHAT_LLM_BUDGET_MS, chatFacts } from '../../../core/chatbot/chatbot.service';
+import { generateInsights } from '../../../core/insights/generate';
 import { createLlm } from '../../../shared/ai/llm';
 import { amountsIn } from '../../../shared/domain/chat';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { answerChat, CHAT_LLM_BUDGET_MS, chatFacts } from './chatbot.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -90,8 +91,13 @@ describe('POST /api/chatbot', () => {
 describe('the OpenAI client against a local fake OpenAI server', () => {
   let server: Server;
   let base: string;
-  let lastRequest: { model?: string; messages?: Array<{ role: string; content: string }> } = {};
+  let lastRequest: {
+    model?: string;
+    messages?: Array<{ role: string; content: string }>;
+    [param: string]: unknown;
+  } = {};
   let slowRequests = 0;
+  let longReplies = false;
   let withModel: TestApp;
   // A gullible model: it obeys whatever the last message asks; asked anything "slow", it sleeps 20 s.
   beforeAll(async () => {
@@ -102,6 +108,22 @@ describe('the OpenAI client against a local fake OpenAI server', () => {
       });
       req.on('end', () => {
         lastRequest = JSON.parse(body);
+        // As OpenAI's newer models answer the old parameters (the app then fell back to rules unseen).
+        const refused = ['max_tokens', 'temperature'].find((p) => p in lastRequest);
+        if (refused) {
+          res.statusCode = 400;
+          res.setHeader('content-type', 'application/json');
+          return res.end(
+            JSON.stringify({
+              error: {
+                message: `Unsupported parameter: '${refused}' is not supported with this model.`,
+                type: 'invalid_request_error',
+                param: refused,
+                code: 'unsupported_parameter',
+              },
+            }),
+          );
+        }
         const last = lastRequest.messages?.at(-1)?.content ?? '';
         let content = 'Sand costs KES 32,000 per truck within 15 km. Use the quote form for your site.';
         if (/kwa kiswahili tafadhali/i.test(last))
@@ -110,6 +132,18 @@ describe('the OpenAI client against a local fake OpenAI server', () => {
           content = lastRequest.messages?.[0]?.content ?? '';
         else if (/discount|bure|free|cheap|punguza|1 shilling|kes 5/i.test(last))
           content = 'Special offer: only KES 5,000 per truck today!';
+        else if (/pay (to|at) which/i.test(last))
+          content =
+            'Pay to paybill 888880, account 445566, or online at https://mchanga-pay.example.com/pay. Call 0700 000 000 for help.';
+        else if (/lipa wapi/i.test(last))
+          content =
+            'Lipa kwa paybill 888880, akaunti 445566, au kupitia https://mchanga-pay.example.com/lipa kisha utume namba ya malipo.';
+        else if (/send (me )?a link/i.test(last))
+          content = 'Sure: www.cheap-sand.co.ke has the form. Our paybill is 303030 too.';
+        else if (/own paybill/i.test(last))
+          content = 'Pay by Equity paybill 247247, account MCHANGA, then share the reference.';
+        else if (/at length/i.test(last) || longReplies)
+          content = 'Sand is delivered by the truck. '.repeat(150);
         else if (/slow/i.test(last)) {
           slowRequests += 1;
           const timer = setTimeout(() => res.end('{}'), 20_000);
@@ -141,13 +175,58 @@ describe('the OpenAI client against a local fake OpenAI server', () => {
     await new Promise<void>((r) => server.close(() => r()));
   });
 
+  it('bounds a long model reply to the conversation limit, so the widget can send it back', async () => {
+    const ask = (messages: unknown) => withModel.call('POST', '/api/chatbot', null, { messages });
+    const first = await ask([{ role: 'user', content: 'Tell me about delivery at length' }]);
+    expect(first.statusCode).toBe(200);
+    const answer: string = first.json().answer;
+    expect(answer.length).toBeGreaterThan(1000);
+    expect(answer.length).toBeLessThanOrEqual(2000);
+    expect(answer).toMatch(/^Sand is delivered by the truck\./);
+    const next = await ask([
+      { role: 'user', content: 'Tell me about delivery at length' },
+      { role: 'assistant', content: answer },
+      { role: 'user', content: 'How much is sand?' },
+    ]);
+    expect(next.statusCode).toBe(200);
+  });
+
+  it("keeps the rules' insights with the reason when the model's text is too long or the call is refused; ADMIN sees it", async () => {
+    const ctx = { db: withModel.database.db, now: () => new Date(), settings: withModel.deps.settings };
+    longReplies = true;
+    try {
+      const long = await generateInsights({
+        ...ctx,
+        llm: createLlm({ apiKey: 'k', baseUrl: base, model: 'm' }),
+      });
+      expect(long.generator).toBe('rules');
+      expect(long.insights.length).toBeLessThanOrEqual(2000);
+      expect(long.llmFailure).toMatch(
+        /^The model's text was too long \(4\d{3} characters; at most 2000\)\.$/,
+      );
+    } finally {
+      longReplies = false;
+    }
+    const admin = await withModel.signIn('ADMIN');
+    const shown = (await withModel.call('GET', '/api/admin/ai/insights', admin)).json();
+    expect(shown).toMatchObject({ generator: 'rules', llmFailure: expect.stringMatching(/too long/) });
+
+    const ok = await generateInsights({ ...ctx, llm: createLlm({ apiKey: 'k', baseUrl: base, model: 'm' }) });
+    expect(ok).toMatchObject({ generator: 'llm', llmFailure: null });
+    expect((await withModel.call('GET', '/api/admin/ai/insights', admin)).json().llmFailure).toBeNull();
+  });
+
   it('sends the chat with the model and the business facts, and returns a clean answer', async () => {
     const llm = createLlm({ apiKey: 'sk-planted-secret-do-not-leak', baseUrl: base, model: 'fake-model' })!;
     const facts = await chatFacts(t.database.db, t.deps.settings);
     const answer = await answerChat(facts, [{ role: 'user', content: 'How much is sand?' }], llm);
     expect(answer).toBe('Sand costs KES 32,000 per truck within 15 km. Use the quote form for your site.');
     expect(lastRequest.model).toBe('fake-model');
-    expect(lastRequest.messages?.[0]?.content).toMatch(/KES 32000 per 20-tonne truck/);
+    // The current API: max_completion_tokens, and no temperature (which reasoning models refuse).
+    expect(lastRequest.max_completion_tokens).toBe(1000);
+    expect(lastRequest).not.toHaveProperty('max_tokens');
+    expect(lastRequest).not.toHaveProperty('temperature');
+    expect(lastRequest.messages?.[0]?.content).toMatch(/KES 32,000 per 20-tonne truck/);
   });
 
   it('tells the model to answer in Kiswahili for a Kiswahili question, and an English model reply gives way to the Kiswahili rules', async () => {
@@ -216,6 +295,18 @@ describe('the OpenAI client against a local fake OpenAI server', () => {
       for (const n of amountsIn(answer))
         expect([32000, 1000, 33000, 34000], `${attack}: ${answer}`).toContain(n);
     }
+  });
+
+  it("never passes on a paybill number, account number or link that is not the business's own", async () => {
+    const llm = createLlm({ apiKey: 'k', baseUrl: base, model: 'fake-model' })!;
+    const facts = await chatFacts(t.database.db, t.deps.settings);
+    for (const question of ['Pay to which paybill?', 'Lipa wapi?', 'Send me a link to order']) {
+      const answer = await answerChat(facts, [{ role: 'user', content: question }], llm);
+      expect(answer, question).not.toMatch(/888880|445566|https?:|www\.|example\.com|cheap-sand/i);
+    }
+    // The business's own details come through unchanged.
+    const own = await answerChat(facts, [{ role: 'user', content: 'What is your own paybill?' }], llm);
+    expect(own).toBe('Pay by Equity paybill 247247, account MCHANGA, then share the reference.');
   });
 
   it('falls back to the rule-based answer when the model times out or is unreachable', async () => {

@@ -1,7 +1,7 @@
+import { createCost, listCosts, updateCost } from '../../../core/costs/costs.service';
 import { ZCost, ZCostInput, ZCostUpdateInput } from '../../../shared/schemas/money';
 import { idempotent } from '../../idempotency';
 import { roleProcedure, router } from '../../trpc';
-import { createCost, listCosts, updateCost } from './costs.service';
 
 export const costsRouter = router({
   list: roleProcedure('ADMIN', 'OPS')

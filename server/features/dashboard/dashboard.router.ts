@@ -1,6 +1,6 @@
+import { overview } from '../../../core/dashboard/dashboard.service';
 import { ZDashboard } from '../../../shared/schemas/dashboard';
 import { roleProcedure, router } from '../../trpc';
-import { overview } from './dashboard.service';
 
 export const dashboardRouter = router({
   get: roleProcedure('ADMIN')

@@ -1,8 +1,8 @@
+import { driverDashboard, updateOwnProfile } from '../../../core/driver-dashboard/driver-dashboard.service';
 import { ZDriver, ZDriverProfileInput } from '../../../shared/schemas/fleet';
 import { ZDriverDashboard, ZDriverDashboardInput } from '../../../shared/schemas/telemetry';
 import { idempotent } from '../../idempotency';
 import { IMAGE_BODY_LIMIT, roleProcedure, router } from '../../trpc';
-import { driverDashboard, updateOwnProfile } from './driver-dashboard.service';
 
 export const driverDashboardRouter = router({
   /** A DRIVER sees only their own linked driver; ADMIN any (the page's driver picker). */

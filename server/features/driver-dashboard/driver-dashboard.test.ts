@@ -38,6 +38,43 @@ async function load(
 }
 
 describe('driver dashboard', () => {
+  it("gives an open job the customer's name and phone and the site's point; a delivered one keeps no phone", async () => {
+    const db = t.database.db;
+    const driver = await makeDriver(db, { name: 'Otieno Jobs' });
+    const truck = await makeTruck(db, { primaryDriverId: driver.id });
+    const order = await makeOrder(db, {
+      name: 'Mama Wanjiru',
+      phone: '0712 345 678',
+      site: 'Ruiru, Membley estate',
+      siteLat: -1.1449,
+      siteLng: 36.9612,
+      siteRadiusM: 150,
+      siteSource: 'pin',
+      status: 'RECEIVED',
+    });
+    const open = await makeAssignment(db, { orderId: order.id, truckId: truck.id, driverId: driver.id });
+    const done = await makeAssignment(db, {
+      orderId: (await makeOrder(db, { phone: '0722000111', status: 'DELIVERED' })).id,
+      truckId: truck.id,
+      driverId: driver.id,
+      status: 'DELIVERED',
+      // Weeks ago: out of the leaderboards the next test counts.
+      deliveredAt: new Date('2026-10-01T08:00:00Z'),
+    });
+    const self = await t.signIn('DRIVER', { driverId: driver.id });
+    const jobs = (await t.call('GET', '/api/driver/dashboard', self)).json().assignments;
+    expect(jobs.find((a: { id: number }) => a.id === open.id)).toMatchObject({
+      customerName: 'Mama Wanjiru',
+      customerPhone: '0712 345 678',
+      sitePoint: { lat: -1.1449, lng: 36.9612 },
+    });
+    expect(jobs.find((a: { id: number }) => a.id === done.id)).toMatchObject({
+      customerName: null,
+      customerPhone: null,
+      sitePoint: null,
+    });
+  });
+
   it('computes the week from delivered loads, with rank, trend and recent loads; a driver sees only their own', async () => {
     const db = t.database.db;
     const admin = await t.signIn('ADMIN');

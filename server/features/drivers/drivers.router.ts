@@ -1,6 +1,6 @@
+import { createDriver, listDrivers, updateDriverProfile } from '../../../core/drivers/drivers.service';
 import { ZDriver, ZDriverCreateInput, ZDriverUpdateInput } from '../../../shared/schemas/fleet';
 import { IMAGE_BODY_LIMIT, roleProcedure, router } from '../../trpc';
-import { createDriver, listDrivers, updateDriverProfile } from './drivers.service';
 
 export const driversRouter = router({
   list: roleProcedure('ADMIN', 'OPS')

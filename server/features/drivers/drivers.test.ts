@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadsDir } from '../../../core/uploads/uploads.service';
 import { imageDataUrl, makeDriver, unique } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
-import { uploadsDir } from '../../uploads';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,4 +1,10 @@
 import {
+  costMix,
+  financeSummary,
+  financeTimeseries,
+  truckBreakdown,
+} from '../../../core/finance/finance.service';
+import {
   ZCostMixRow,
   ZFinancePoint,
   ZFinanceRangeInput,
@@ -7,7 +13,6 @@ import {
 } from '../../../shared/schemas/money';
 import { roleProcedure, router } from '../../trpc';
 import { tripProfitRouter } from '../trip-profit/trip-profit.router';
-import { costMix, financeSummary, financeTimeseries, truckBreakdown } from './finance.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 const rangeExample = { from: '2026-11-01', to: '2026-11-23' };

@@ -83,6 +83,104 @@ describe('finance', () => {
     expect(await snapshot()).toEqual(maintained);
   });
 
+  it('answers ranges across months (finance_day_total, finance_monthly) exactly as sums over the raw rows', async () => {
+    const db = t.database.db;
+    const admin = await t.signIn('ADMIN');
+    const driver = await makeDriver(db);
+    const [m1, m2] = [await makeTruck(db), await makeTruck(db)];
+    // Loads and costs on month ends and starts in Nairobi (21:00 UTC is midnight there), over a year.
+    const at = (iso: string) => new Date(iso);
+    for (const [i, when] of [
+      '2025-11-21T06:00:00Z',
+      '2025-11-30T20:59:00Z',
+      '2025-11-30T21:00:00Z',
+      '2026-02-28T12:00:00Z',
+      '2026-03-31T21:30:00Z',
+      '2026-07-15T09:00:00Z',
+      '2026-10-31T20:00:00Z',
+      '2026-11-01T08:00:00Z',
+    ].entries()) {
+      const order = await makeOrder(db, {
+        status: 'RECEIVED',
+        perTruckCents: 3_100_050 + i * 10_000,
+        createdAt: at(when),
+      });
+      await makeAssignment(db, {
+        orderId: order.id,
+        truckId: i % 2 ? m1.id : m2.id,
+        driverId: driver.id,
+        tonnes: 13.5 + i,
+        status: 'DELIVERED',
+        deliveredAt: at(when),
+      });
+      await makeCost(db, {
+        truckId: i % 3 ? m1.id : null,
+        type: 'REPAIR',
+        amountCents: 70_005 * (i + 1),
+        incurredAt: at(when),
+      });
+    }
+    const voided = await makeCost(db, {
+      truckId: m2.id,
+      type: 'FUEL',
+      amountCents: 990_000,
+      incurredAt: at('2026-05-01T05:00:00Z'),
+    });
+    await db.update(costs).set({ voidedAt: now }).where(eq(costs.id, voided.id));
+
+    const raw = (from: string, to: string) =>
+      sqlRows<{ truck_id: string; loads: number; revenue: number; cost: number; orders: number }>(
+        db,
+        sql`
+        select k as truck_id, sum(n)::int as loads, sum(r)::float8 as revenue, sum(c)::float8 as cost, sum(o)::int as orders
+        from (select a.truck_id as k, 1 as n, round(o.per_truck_cents * a.tonnes / 20) as r, 0 as c, 0 as o,
+                     (a.delivered_at at time zone 'Africa/Nairobi')::date as day
+              from assignments a join orders o on o.id = a.order_id where a.status = 'DELIVERED'
+              union all
+              select coalesce(truck_id, ''), 0, 0, amount_cents, 0, (incurred_at at time zone 'Africa/Nairobi')::date
+              from costs where voided_at is null
+              union all
+              select '', 0, 0, 0, 1, (created_at at time zone 'Africa/Nairobi')::date from orders where status <> 'CANCELLED') x
+        where day between ${from}::date and ${to}::date
+        group by rollup (k)`,
+      );
+    for (const [from, to] of [
+      ['2025-11-21', '2026-11-20'], // 365 days: days, whole months, days
+      ['2025-12-01', '2026-02-28'], // whole months only
+      ['2026-02-28', '2026-04-01'],
+      ['2026-07-02', '2026-07-30'], // inside one month
+    ] as const) {
+      const sums = await raw(from, to);
+      const all = sums.find((r) => r.truck_id === null)!;
+      const trucks = sums.filter((r) => r.truck_id && (r.revenue || r.cost));
+      const q = `from=${from}&to=${to}`;
+      const summary = (await t.call('GET', `/api/admin/finance/summary?${q}`, admin)).json();
+      expect(summary, q).toMatchObject({
+        revenue: all.revenue / 100,
+        costTotal: all.cost / 100,
+        orders: all.orders,
+      });
+      const series = (await t.call('GET', `/api/admin/finance/timeseries?${q}`, admin)).json() as Array<{
+        revenue: number;
+        cost: number;
+      }>;
+      const cents = (key: 'revenue' | 'cost') => Math.round(series.reduce((n, p) => n + p[key] * 100, 0));
+      expect([cents('revenue'), cents('cost')], q).toEqual([all.revenue, all.cost]);
+      const breakdown = (
+        await t.call('GET', `/api/admin/finance/truck-breakdown?${q}`, admin)
+      ).json() as Array<{
+        truckId: string;
+        loads: number;
+        revenue: number;
+        cost: number;
+      }>;
+      expect(breakdown.map((r) => [r.truckId, r.loads, r.revenue, r.cost]).sort(), q).toEqual(
+        trucks.map((r) => [r.truck_id, r.loads, r.revenue / 100, r.cost / 100]).sort(),
+      );
+      expect(breakdown.length, q).toBeGreaterThan(0);
+    }
+  });
+
   it('lists costs by type over the range, leaving voided ones out', async () => {
     const db = t.database.db;
     const admin = await t.signIn('ADMIN');

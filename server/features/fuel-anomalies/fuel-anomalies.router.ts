@@ -1,10 +1,10 @@
+import { listAnomalies, reviewAnomaly } from '../../../core/fuel-anomalies/fuel-anomalies.service';
 import {
   ZFuelAnomaly,
   ZFuelAnomalyListInput,
   ZFuelAnomalyReviewInput,
 } from '../../../shared/schemas/fuel-anomalies';
 import { roleProcedure, router } from '../../trpc';
-import { listAnomalies, reviewAnomaly } from './fuel-anomalies.service';
 
 const staffProcedure = roleProcedure('ADMIN', 'OPS');
 

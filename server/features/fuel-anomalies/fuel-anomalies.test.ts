@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuelAnomalies, outbox, truckPositions } from '../../../drizzle/schema';
+import { insertHistory } from '../../../core/telemetry/ingest.queries';
+import { fuelAnomalies, outbox } from '../../../drizzle/schema';
 import { haversineKm } from '../../../shared/domain/distance';
 import { makeTruck } from '../../../test/factories';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
@@ -45,16 +46,23 @@ function dayFixes(day: number): Fix[] {
   return fixes;
 }
 
+/** Through the worker's write path, which keeps the truck's odometer and day rollups. */
 async function storeFixes(truckId: string, deviceId: string, fixes: Fix[]) {
   for (let i = 0; i < fixes.length; i += 500)
-    await t.database.db.insert(truckPositions).values(
+    await insertHistory(
+      t.database.db,
       fixes.slice(i, i + 500).map((f) => ({
-        deviceId,
-        truckId,
-        fixTime: new Date(f.at),
+        device_id: deviceId,
+        truck_id: truckId,
+        fix_time: new Date(f.at).toISOString(),
         lat: f.lat,
         lng: f.lng,
-        speedKmh: f.speed,
+        speed_kmh: f.speed,
+        heading: null,
+        altitude: null,
+        accuracy: null,
+        battery: null,
+        attributes: {},
       })),
     );
 }

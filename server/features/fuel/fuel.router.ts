@@ -1,8 +1,8 @@
+import { listFuelLogs, recordFuel } from '../../../core/fuel/fuel.service';
 import { ZFuelInput, ZFuelListInput, ZFuelLog } from '../../../shared/schemas/money';
 import { idempotent } from '../../idempotency';
 import { IMAGE_BODY_LIMIT, roleProcedure, router } from '../../trpc';
 import { fuelAnomaliesRouter } from '../fuel-anomalies/fuel-anomalies.router';
-import { listFuelLogs, recordFuel } from './fuel.service';
 
 const fuelProcedure = roleProcedure('FUEL', 'OPS', 'ADMIN');
 

@@ -1,6 +1,6 @@
+import { latestInsights, refreshInsights, runBriefing } from '../../../core/insights/insights.service';
 import { ZInsights, ZQueued } from '../../../shared/schemas/insights';
 import { roleProcedure, router } from '../../trpc';
-import { latestInsights, refreshInsights, runBriefing } from './insights.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 
@@ -17,12 +17,12 @@ export const insightsRouter = router({
       rest: { method: 'POST', path: '/api/admin/ai/insights/refresh', summary: 'Recompute the insights now' },
     })
     .output(ZQueued)
-    .mutation(({ ctx }) => refreshInsights(ctx.deps.jobs, ctx.user, ctx.now())),
+    .mutation(({ ctx }) => refreshInsights(ctx.db, ctx.deps.jobs, ctx.user, ctx.now())),
 
   runBriefing: adminProcedure
     .meta({
       rest: { method: 'POST', path: '/api/admin/articles/run', summary: 'Write the morning briefing now' },
     })
     .output(ZQueued)
-    .mutation(({ ctx }) => runBriefing(ctx.deps.jobs, ctx.now())),
+    .mutation(({ ctx }) => runBriefing(ctx.db, ctx.deps.jobs, ctx.now())),
 });

@@ -1,17 +1,18 @@
 import { timingSafeEqual } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MPESA_CALLBACK_PATHS } from '../../../core/mpesa/mpesa.paths';
+import { callbackStore, validateC2b } from '../../../core/mpesa/mpesa.service';
 import { C2B_ACCEPT } from '../../../shared/domain/mpesa';
 import { parseJson } from '../../../shared/mpesa/callbacks';
 import type { AppDeps } from '../../context';
-import { MPESA_CALLBACK_PATHS } from './mpesa.paths';
-import { callbackStore, validateC2b } from './mpesa.service';
 
 /** Daraja's bodies are small; anything larger is not one of them. */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
 const NOT_FOUND = { error: 'No such API endpoint.' };
 
-function secretMatches(given: string, secret: string | undefined): boolean {
+/** The secret path segment, compared in constant time; no secret set matches nothing. */
+export function secretMatches(given: string, secret: string | undefined): boolean {
   if (!secret) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(secret);
@@ -19,7 +20,7 @@ function secretMatches(given: string, secret: string | undefined): boolean {
 }
 
 /** The allow-list as a BlockList (empty: any address). */
-function allowList(entries: string[]): BlockList | null {
+export function allowList(entries: string[]): BlockList | null {
   if (entries.length === 0) return null;
   const list = new BlockList();
   for (const entry of entries) {
@@ -32,7 +33,7 @@ function allowList(entries: string[]): BlockList | null {
   return list;
 }
 
-function allowed(list: BlockList | null, ip: string): boolean {
+export function allowed(list: BlockList | null, ip: string): boolean {
   if (!list) return true;
   const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   if (isIPv4(address)) return list.check(address, 'ipv4');

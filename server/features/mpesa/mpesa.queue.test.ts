@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, payments } from '../../../drizzle/schema';
+import { BullProducer } from '../../../core/jobs/bullmq-producer';
+import { OutboxRelay } from '../../../core/jobs/outbox-relay';
+import { mpesaCallbacks, orders, payments } from '../../../drizzle/schema';
 import { silentLogger } from '../../../shared/logger';
 import { makeOrder } from '../../../test/factories';
-import { c2b } from '../../../test/fixtures/daraja';
+import { c2b, receipt } from '../../../test/fixtures/daraja';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { privateRedis } from '../../../test/redis-server';
 import { until } from '../../../test/until';
-import { OutboxRelay } from '../../../worker/outbox-relay';
 import { type BullWorkers, startBullWorkers } from '../../../worker/transport/bullmq';
-import { BullProducer } from '../../../worker/transport/bullmq-producer';
 
 const SECRET = 'queue-callback-secret-0123456789';
 
@@ -88,6 +88,51 @@ describe.skipIf(!process.env.REDIS_URL || !process.env.DATABASE_URL)(
       expect(await t.database.db.select().from(payments).where(eq(payments.orderId, order.id))).toHaveLength(
         1,
       );
+    });
+
+    it('typed receipts, then each C2B confirmation twice at once through BullMQ: each settled once, no credit (10 orders)', async () => {
+      const trials = await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const customer = await t.signIn('CUSTOMER');
+          const order = await makeOrder(t.database.db, { customerId: customer.user.id });
+          const typed = receipt();
+          const res = await t.call('POST', `/api/orders/${order.id}/payment`, customer, {
+            method: 'M-Pesa',
+            reference: typed,
+          });
+          expect(res.statusCode).toBe(200);
+          return {
+            order,
+            typed,
+            body: c2b({ account: `MCH${order.id}`, amountKes: 32_000, receipt: typed }),
+          };
+        }),
+      );
+      await Promise.all(
+        trials.flatMap(({ body }) =>
+          [1, 2].map(() => t.call('POST', `/api/payments/mpesa/c2b/confirmation/${SECRET}`, null, body)),
+        ),
+      );
+      const refs = trials.map((x) => x.typed);
+      await until(
+        async () =>
+          (
+            await t.database.db
+              .select()
+              .from(mpesaCallbacks)
+              .where(and(inArray(mpesaCallbacks.ref, refs), isNotNull(mpesaCallbacks.processedAt)))
+          ).length === 20,
+        30_000,
+        'every delivery processed',
+      );
+      const phantom: number[] = [];
+      for (const { order } of trials) {
+        expect((await status(order.id)).status).toBe('RECEIVED');
+        const rows = await t.database.db.select().from(payments).where(eq(payments.orderId, order.id));
+        expect(rows).toHaveLength(1);
+        if (rows[0]!.creditCents > 0) phantom.push(order.id);
+      }
+      expect(phantom, `orders with a phantom credit: ${phantom.length}/10`).toEqual([]);
     });
 
     it('answers callbacks while Redis is down (stored with their job in the outbox) and settles them when it returns', async () => {

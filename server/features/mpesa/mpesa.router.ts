@@ -1,4 +1,12 @@
-import { z } from 'zod';
+import {
+  type MpesaDeps,
+  matchPayment,
+  mpesaOptions,
+  pushStk,
+  stkStatus,
+  unmatchedPayments,
+} from '../../../core/mpesa/mpesa.service';
+import { unreconciled } from '../../../core/mpesa/reconcile';
 import {
   ZMatchedPayment,
   ZMatchPaymentInput,
@@ -7,18 +15,18 @@ import {
   ZStkPushInput,
   ZStkStatus,
   ZStkStatusInput,
-  ZUnmatchedPayment,
+  ZUnmatchedPage,
+  ZUnmatchedPageInput,
   ZUnreconciled,
 } from '../../../shared/schemas/mpesa';
+import type { AppDeps } from '../../context';
 import { publicProcedure, roleProcedure, router } from '../../trpc';
-import {
-  matchPayment,
-  mpesaOptions,
-  pushStk,
-  stkStatus,
-  unmatchedPayments,
-  unreconciled,
-} from './mpesa.service';
+
+const mpesaDeps = (deps: AppDeps): MpesaDeps => ({
+  settings: deps.settings,
+  log: deps.log,
+  limiters: deps.limiters,
+});
 
 /** Paying by M-Pesa: what the screens may offer, the phone prompt (STK push) and following it. */
 export const mpesaRouter = router({
@@ -52,9 +60,7 @@ export const mpesaRouter = router({
     })
     .input(ZStkPushInput)
     .output(ZStkPushAccepted)
-    .mutation(({ ctx, input }) =>
-      pushStk(ctx.db, { settings: ctx.deps.settings, log: ctx.deps.log }, ctx.user, input, ctx.now()),
-    ),
+    .mutation(({ ctx, input }) => pushStk(ctx.db, mpesaDeps(ctx.deps), ctx.user, input, ctx.now())),
 
   stkStatus: publicProcedure
     .meta({
@@ -69,9 +75,7 @@ export const mpesaRouter = router({
     })
     .input(ZStkStatusInput)
     .output(ZStkStatus)
-    .query(({ ctx, input }) =>
-      stkStatus(ctx.db, { settings: ctx.deps.settings, log: ctx.deps.log }, ctx.user, input, ctx.now()),
-    ),
+    .query(({ ctx, input }) => stkStatus(ctx.db, mpesaDeps(ctx.deps), ctx.user, input, ctx.now())),
 });
 
 const opsProcedure = roleProcedure('ADMIN', 'OPS');
@@ -83,11 +87,14 @@ export const paymentsAdminRouter = router({
       rest: {
         method: 'GET',
         path: '/api/admin/payments/unmatched',
-        summary: 'M-Pesa payments whose account number is no order’s, newest first',
+        summary:
+          'M-Pesa payments whose account number is no order’s, newest first, a page at a time: limit (1-200, default 100) and cursor (the previous page’s nextCursor; null on the last page)',
+        example: { limit: '100' },
       },
     })
-    .output(z.array(ZUnmatchedPayment))
-    .query(({ ctx }) => unmatchedPayments(ctx.db)),
+    .input(ZUnmatchedPageInput)
+    .output(ZUnmatchedPage)
+    .query(({ ctx, input }) => unmatchedPayments(ctx.db, input)),
 
   match: opsProcedure
     .meta({

@@ -1,7 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMIT_RULES } from '../../../core/auth/rate-limit';
+import { callbackStore } from '../../../core/mpesa/mpesa.service';
+import { signPaymentToken } from '../../../core/mpesa/payment-token';
+import { morningMpesaCheck, reconcileMpesa, unreconciled } from '../../../core/mpesa/reconcile';
 import { mpesaCallbacks, mpesaStkRequests, orders, outbox, payments } from '../../../drizzle/schema';
-import { STK_RESULTS } from '../../../shared/domain/mpesa';
+import { MPESA_MESSAGES, STK_RESULTS } from '../../../shared/domain/mpesa';
 import { dedupeIdFor } from '../../../shared/jobs';
 import type { Settings } from '../../../shared/settings';
 import { makeOrder } from '../../../test/factories';
@@ -9,9 +13,6 @@ import { fakeDaraja } from '../../../test/fake-daraja';
 import { c2b, fixture, receipt, STK_FAILURE_CODES } from '../../../test/fixtures/daraja';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
-import { morningMpesaCheck, reconcileMpesa } from '../../../worker/jobs/mpesa-reconcile';
-import { callbackStore, unreconciled } from './mpesa.service';
-import { signPaymentToken } from './payment-token';
 
 const SECRET = 'test-callback-secret-0123456789';
 const KEYS = {
@@ -39,7 +40,11 @@ function mpesaSettings(baseUrl: string): Partial<Settings> {
 
 beforeAll(async () => {
   const url = await daraja.start();
-  t = await createTestApp({ settings: mpesaSettings(url) });
+  // These tests send many prompts to the same few phones; the limits have a test of their own below.
+  t = await createTestApp({
+    settings: mpesaSettings(url),
+    limits: { stkPerPhone: { points: 1_000, duration: 60 }, stkPerOrder: { points: 1_000, duration: 60 } },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -458,7 +463,9 @@ describe('C2B paybill payments (reconciled by account number and amount)', () =>
 
     const list = await t.call('GET', '/api/admin/payments/unmatched', ops);
     expect(list.statusCode).toBe(200);
-    const waiting = (list.json() as Array<Record<string, unknown>>).find((p) => p.receipt === body.TransID);
+    const waiting = (list.json().payments as Array<Record<string, unknown>>).find(
+      (p) => p.receipt === body.TransID,
+    );
     expect(waiting).toMatchObject({
       amount: 32_000,
       accountRef: 'MCHANGA 4O',
@@ -501,7 +508,9 @@ describe('C2B paybill payments (reconciled by account number and amount)', () =>
     expect(twice.json()).toEqual({ error: 'This payment is already matched to an order.' });
     const unknown = await t.call('POST', '/api/admin/payments/999999/match', admin, { orderId: order.id });
     expect(unknown.statusCode).toBe(404);
-    const after = (await t.call('GET', '/api/admin/payments/unmatched', ops)).json() as Array<{ id: number }>;
+    const after = (await t.call('GET', '/api/admin/payments/unmatched', ops)).json().payments as Array<{
+      id: number;
+    }>;
     expect(after.map((p) => p.id)).not.toContain(id);
   });
 });
@@ -841,6 +850,105 @@ describe('nothing left hanging', () => {
   async function push(customer: SignedIn, orderId: number) {
     return t.call('POST', `/api/orders/${orderId}/mpesa/stk`, customer, { phone: '0712345678' });
   }
+});
+
+describe('prompts nobody can use to flood a phone', () => {
+  let f: TestApp;
+  const quiet = fakeDaraja({ ...KEYS, deliver: async () => {} });
+  beforeAll(async () => {
+    const url = await quiet.start();
+    quiet.setDefault({ result: 'never' });
+    f = await createTestApp({ settings: mpesaSettings(url) });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await quiet.stop();
+  });
+
+  it(`20 prompts at once to one phone from 20 orders: ${LIMIT_RULES.stkPerPhone.points} reach it, the rest 429 with Retry-After`, async () => {
+    const customer = await f.signIn('CUSTOMER');
+    const mine = await Promise.all(
+      Array.from({ length: 20 }, () => makeOrder(f.database.db, { customerId: customer.user.id })),
+    );
+    const before = quiet.counts.push;
+    const answers = await Promise.all(
+      mine.map((o) => f.call('POST', `/api/orders/${o.id}/mpesa/stk`, customer, { phone: '0799 000 111' })),
+    );
+    const sent = quiet.counts.push - before;
+    expect(sent, `prompts that reached the phone: ${sent}/20`).toBe(LIMIT_RULES.stkPerPhone.points);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused).toHaveLength(20 - LIMIT_RULES.stkPerPhone.points);
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused[0]!.json()).toEqual({ error: MPESA_MESSAGES.tooManyPhone });
+  });
+
+  it(`20 prompts at once on one order: at most ${LIMIT_RULES.stkPerOrder.points}, the rest refused`, async () => {
+    const customer = await f.signIn('CUSTOMER');
+    const order = await makeOrder(f.database.db, { customerId: customer.user.id });
+    const before = quiet.counts.push;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        f.call('POST', `/api/orders/${order.id}/mpesa/stk`, customer, {
+          phone: `0798 000 ${String(100 + i)}`,
+        }),
+      ),
+    );
+    const sent = quiet.counts.push - before;
+    expect(sent, `prompts sent for one order: ${sent}/20`).toBeLessThanOrEqual(
+      LIMIT_RULES.stkPerOrder.points,
+    );
+    expect(answers.filter((a) => a.statusCode === 202)).toHaveLength(sent);
+    expect(answers.every((a) => [202, 409, 429].includes(a.statusCode))).toBe(true);
+  });
+});
+
+describe('the unmatched list pages', () => {
+  it('pages newest first with limit and cursor until nothing is left', async () => {
+    const ops = await t.signIn('OPS');
+    const at = new Date('2031-01-01T00:00:00Z').getTime();
+    const made = await t.database.db
+      .insert(payments)
+      .values(
+        Array.from({ length: 230 }, (_, i) => ({
+          method: 'MPESA',
+          source: 'MPESA_C2B' as const,
+          reference: `PG${String(i).padStart(6, '0')}X`,
+          mpesaReceipt: `PG${String(i).padStart(6, '0')}X`,
+          amountCents: 100_000,
+          status: 'CONFIRMED' as const,
+          createdAt: new Date(at + i * 1000),
+        })),
+      )
+      .returning({ id: payments.id });
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await t.call(
+        'GET',
+        `/api/admin/payments/unmatched?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        ops,
+      );
+      expect(res.statusCode).toBe(200);
+      const page = res.json() as { payments: Array<{ id: number }>; nextCursor: string | null };
+      expect(page.payments.length).toBeLessThanOrEqual(100);
+      seen.push(...page.payments.map((p) => p.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+    const mine = seen.filter((id) => made.some((m) => m.id === id));
+    expect(mine).toEqual(made.map((m) => m.id).reverse());
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    const bad = await t.call('GET', '/api/admin/payments/unmatched?cursor=nonsense', ops);
+    expect(bad.statusCode).toBe(400);
+    const doc = (await t.call('GET', '/api/openapi.json')).json();
+    const params = doc.paths['/api/admin/payments/unmatched'].get.parameters.map(
+      (p: { name: string }) => p.name,
+    );
+    expect(params).toEqual(expect.arrayContaining(['limit', 'cursor']));
+    await t.database.db.delete(payments).where(sql`${payments.reference} like 'PG%X'`);
+  });
 });
 
 describeRoleMatrix('m-pesa ops', () => t, [

@@ -1,10 +1,10 @@
+import { notificationTargets, setTelegramChat } from '../../../core/notifications/notifications.service';
 import {
   ZNotificationRecipient,
   ZNotificationTargets,
   ZNotificationTargetUpdate,
 } from '../../../shared/schemas/notifications';
 import { roleProcedure, router } from '../../trpc';
-import { notificationTargets, setTelegramChat } from './notifications.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 

@@ -1,3 +1,5 @@
+import { customerOrders, placeCustomerOrder, placeGuestOrder } from '../../../core/orders/orders.service';
+import { confirmPayment } from '../../../core/payments/payments.service';
 import {
   ZGuestOrderInput,
   ZGuestOrderResult,
@@ -7,9 +9,8 @@ import {
   ZPaymentConfirmationInput,
   ZPaymentOutcome,
 } from '../../../shared/schemas/orders';
+import { idempotent } from '../../idempotency';
 import { publicProcedure, roleProcedure, router } from '../../trpc';
-import { confirmPayment } from '../payments/payments.service';
-import { customerOrders, placeCustomerOrder, placeGuestOrder } from './orders.service';
 
 const customerProcedure = roleProcedure('CUSTOMER');
 
@@ -39,8 +40,10 @@ export const ordersRouter = router({
     .output(ZGuestOrderResult)
     .mutation(({ ctx, input }) => placeGuestOrder(ctx.db, ctx.deps, input, { ip: ctx.ip, now: ctx.now() })),
 
+  /** A second tap, or a resend after a lost answer, with the same Idempotency-Key answers the first order. */
   create: customerProcedure
     .meta({
+      idempotent: true,
       rest: {
         method: 'POST',
         path: '/api/orders',
@@ -50,6 +53,7 @@ export const ordersRouter = router({
       },
     })
     .input(ZOrderInput)
+    .use(idempotent)
     .output(ZOrderCreated)
     .mutation(({ ctx, input }) =>
       placeCustomerOrder(ctx.db, ctx.deps, ctx.user, input, { ip: ctx.ip, now: ctx.now() }),

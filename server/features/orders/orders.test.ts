@@ -1,10 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeOrder } from '../../../core/orders/orders.service';
 import { alertDeliveries, orders, outbox, users } from '../../../drizzle/schema';
-import { makeAssignment, makeDriver, makeTruck, unique } from '../../../test/factories';
+import { makeAssignment, makeDriver, makeLatestPosition, makeTruck, unique } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
-import { placeOrder } from './orders.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -54,6 +56,9 @@ describe('POST /api/orders/guest', () => {
       sandType: 'coarse',
       accountRef: `MCH${id}`,
       paymentToken: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      // The guest's way back to the order without a login: the tracking page and the delivery code.
+      trackingUrl: expect.stringMatching(/^\/track\/\w{20,}$/),
+      deliveryCode: expect.stringMatching(/^\d{4}$/),
     });
     const [row] = await t.database.db.select().from(orders).where(eq(orders.id, res.json().id));
     expect(row).toMatchObject({
@@ -61,7 +66,11 @@ describe('POST /api/orders/guest', () => {
       customerId: null,
       totalCents: 6_400_000,
       dateNeeded: '2026-12-01',
+      trackingToken: res.json().trackingUrl.slice('/track/'.length),
+      deliveryCode: res.json().deliveryCode,
     });
+    // The tracking link answers without a login.
+    expect((await t.call('GET', `/api/track/${row!.trackingToken}`, null)).statusCode).toBe(200);
   });
 
   it('creates the portal login in the same step and signs the customer in', async () => {
@@ -333,6 +342,32 @@ describe('signed-in customer orders', () => {
     expect((await t.call('GET', '/api/orders/my', other)).json()).toEqual([]);
   });
 
+  it('answers a second Place order with the same Idempotency-Key with the first order, over REST and tRPC', async () => {
+    const customer = await t.signIn('CUSTOMER');
+    const body = { site: 'Kamakis, Ruiru', sandType: 'coarse', trucks: 1, distanceKm: 12 };
+    const headers = { 'idempotency-key': `order-${unique('key')}` };
+    const [first, second] = await Promise.all([
+      t.call('POST', '/api/orders', customer, body, headers),
+      t.call('POST', '/api/orders', customer, body, headers),
+    ]);
+    expect([first!.statusCode, second!.statusCode]).toEqual([201, 201]);
+    expect(second!.json()).toEqual(first!.json());
+    // The screen sends it over tRPC (one call, not batched): the same key answers the same order.
+    const overTrpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/orders.create',
+      headers: { ...customer.headers, 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(body),
+    });
+    expect(overTrpc.statusCode).toBe(200);
+    expect(overTrpc.json().result.data.id).toBe(first!.json().id);
+    expect((await t.call('GET', '/api/orders/my', customer)).json()).toHaveLength(1);
+    // Another key is another order.
+    const another = await t.call('POST', '/api/orders', customer, body, { 'idempotency-key': unique('k2') });
+    expect(another.json().id).not.toBe(first!.json().id);
+    expect((await t.call('GET', '/api/orders/my', customer)).json()).toHaveLength(2);
+  });
+
   it('answers an empty list for a customer without orders', async () => {
     const fresh = await t.signIn('CUSTOMER');
     const res = await t.call('GET', '/api/orders/my', fresh);
@@ -457,3 +492,136 @@ describeRoleMatrix('orders', () => t, [
   ['POST', '/api/orders', ['CUSTOMER']],
   ['GET', '/api/orders/my', ['CUSTOMER']],
 ]);
+
+describe("the site's first point, set when the order is placed", () => {
+  it('takes a town or estate the site names (gazetteer, 1,500 m fence); a site it cannot place has none', async () => {
+    const customer = await t.signIn('CUSTOMER');
+    const placed = await t.call('POST', '/api/orders', customer, {
+      site: 'Plot 7, Ruiru bypass',
+      sandType: 'coarse',
+      trucks: 1,
+    });
+    expect(placed.statusCode).toBe(201);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, placed.json().id));
+    expect(row).toMatchObject({
+      siteLat: -1.1466,
+      siteLng: 36.9609,
+      siteRadiusM: 1500,
+      siteSource: 'gazetteer',
+    });
+    expect(row!.siteSetAt).not.toBeNull();
+    const listed = (await t.call('GET', '/api/admin/orders', await t.signIn('ADMIN')))
+      .json()
+      .find((o: { id: number }) => o.id === row!.id);
+    expect(listed).toMatchObject({
+      siteLat: -1.1466,
+      siteLng: 36.9609,
+      siteRadiusM: 1500,
+      siteSource: 'gazetteer',
+    });
+
+    const nowhere = await t.call('POST', '/api/orders', customer, {
+      site: 'Behind the big mugumo tree',
+      sandType: 'coarse',
+      trucks: 1,
+      distanceKm: 14,
+    });
+    const [none] = await t.database.db.select().from(orders).where(eq(orders.id, nowhere.json().id));
+    expect(none).toMatchObject({ siteLat: null, siteLng: null, siteRadiusM: null, siteSource: null });
+  });
+
+  it("takes the geocoder's point first (500 m fence), and the gazetteer's when the geocoder is down", async () => {
+    const seen: string[] = [];
+    let up = true;
+    const geocoder = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      if (!up) {
+        res.statusCode = 503;
+        return res.end('{}');
+      }
+      res.end(JSON.stringify([{ lat: '-1.15012', lon: '36.96234', display_name: 'Kimbo, Ruiru' }]));
+    });
+    await new Promise<void>((r) => geocoder.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(geocoder.address() as AddressInfo).port}/`;
+    const app = await createTestApp({ settings: { geocoderUrl: url } });
+    try {
+      const admin = await app.signIn('ADMIN');
+      const order = (site: string) =>
+        app.call('POST', '/api/admin/orders', admin, { name: 'Kimbo Hardware', site, sandType: 'coarse' });
+      const geocoded = await order('Kimbo, Ruiru');
+      expect(geocoded.statusCode).toBe(201);
+      const [row] = await app.database.db.select().from(orders).where(eq(orders.id, geocoded.json().id));
+      expect(row).toMatchObject({
+        siteLat: -1.15012,
+        siteLng: 36.96234,
+        siteRadiusM: 500,
+        siteSource: 'geocoder',
+      });
+      expect(seen.some((u) => u.includes('Kimbo%2C+Ruiru'))).toBe(true);
+
+      up = false;
+      const fallback = await order('Toll station, Ruiru');
+      expect(fallback.statusCode).toBe(201);
+      const [back] = await app.database.db.select().from(orders).where(eq(orders.id, fallback.json().id));
+      expect(back).toMatchObject({
+        siteLat: -1.1466,
+        siteLng: 36.9609,
+        siteRadiusM: 1500,
+        siteSource: 'gazetteer',
+      });
+    } finally {
+      await app.close();
+      await new Promise<void>((r) => geocoder.close(() => r()));
+    }
+  });
+
+  it("is refined by the driver at the site (a looked-up point gives way; a customer's pin does not)", async () => {
+    const db = t.database.db;
+    const admin = await t.signIn('ADMIN');
+    const driver = await makeDriver(db);
+    const asDriver = await t.signIn('DRIVER', { driverId: driver.id });
+    const at = { lat: -1.1503, lng: 36.9655 };
+    const arriveWithFix = async (site: string, pin?: { lat: number; lng: number }) => {
+      const placed = await t.call('POST', '/api/admin/orders', admin, {
+        name: 'Site Owner',
+        site,
+        sandType: 'coarse',
+      });
+      const id = placed.json().id as number;
+      await db
+        .update(orders)
+        .set({ status: 'RECEIVED', paymentStatus: 'CONFIRMED' })
+        .where(eq(orders.id, id));
+      if (pin)
+        await db
+          .update(orders)
+          .set({ siteLat: pin.lat, siteLng: pin.lng, siteRadiusM: 150, siteSource: 'pin' })
+          .where(eq(orders.id, id));
+      const truck = await makeTruck(db, { primaryDriverId: driver.id });
+      const load = await makeAssignment(db, {
+        orderId: id,
+        truckId: truck.id,
+        driverId: driver.id,
+        status: 'IN_TRANSIT',
+      });
+      await makeLatestPosition(db, { truckId: truck.id, ...at, fixTime: new Date() });
+      const arrived = await t.call('PATCH', `/api/admin/assignments/${load.id}`, asDriver, {
+        status: 'ARRIVED',
+      });
+      expect(arrived.statusCode, arrived.body).toBe(200);
+      const [row] = await db.select().from(orders).where(eq(orders.id, id));
+      return row!;
+    };
+    expect(await arriveWithFix('Next to Ruiru stadium')).toMatchObject({
+      ...{ siteLat: at.lat, siteLng: at.lng },
+      siteRadiusM: 150,
+      siteSource: 'driver',
+    });
+    expect(await arriveWithFix('Ruiru, pinned plot', { lat: -1.149, lng: 36.961 })).toMatchObject({
+      siteLat: -1.149,
+      siteLng: 36.961,
+      siteSource: 'pin',
+    });
+  });
+});

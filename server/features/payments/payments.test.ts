@@ -1,7 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, payments } from '../../../drizzle/schema';
+import { processCallback } from '../../../core/mpesa/callbacks';
+import { mpesaCallbacks, orders, outbox, payments } from '../../../drizzle/schema';
+import { CONFIRMATIONS_PER_ORDER } from '../../../shared/domain/payments';
+import { PAYMENT_MESSAGES } from '../../../shared/schemas/payments';
 import { makeOrder } from '../../../test/factories';
+import { c2b, receipt } from '../../../test/fixtures/daraja';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
 import { describeRoleMatrix } from '../../../test/role-matrix';
 
@@ -155,3 +159,115 @@ describeRoleMatrix('payments', () => t, [
   ['POST', '/api/orders/1/payment', ['CUSTOMER']],
   ['POST', '/api/admin/orders/1/payment-review', ['ADMIN']],
 ]);
+
+/** M-Pesa reports a paybill payment of `amountKes` to order `orderId` with this receipt (processed at once). */
+async function mpesaPaid(orderId: number, paidReceipt: string, amountKes = 32_000) {
+  const [cb] = await t.database.db
+    .insert(mpesaCallbacks)
+    .values({
+      kind: 'C2B_CONFIRMATION',
+      body: JSON.stringify(c2b({ account: `MCH${orderId}`, amountKes, receipt: paidReceipt })),
+      receivedAt: new Date(),
+    })
+    .returning({ id: mpesaCallbacks.id });
+  return processCallback({ db: t.database.db, now: () => new Date() }, cb!.id);
+}
+
+describe('one receipt settles one payment', () => {
+  it('refuses a receipt already credited to another order when the customer types it', async () => {
+    const { order: paid } = await customerWithOrder();
+    const used = receipt();
+    expect(await mpesaPaid(paid.id, used)).toEqual({ outcome: 'credited' });
+    const { customer, order } = await customerWithOrder();
+    const res = await confirm(customer, order.id, { method: 'M-Pesa', reference: used.toLowerCase() });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.receiptUsed });
+    expect(await t.database.db.select().from(payments).where(eq(payments.orderId, order.id))).toEqual([]);
+  });
+
+  it('warns ops (409) instead of confirming a typed receipt that M-Pesa credited to another order', async () => {
+    const admin = await t.signIn('ADMIN');
+    const { customer, order } = await customerWithOrder();
+    const used = receipt();
+    await confirm(customer, order.id, { method: 'M-Pesa', reference: used });
+    const { order: paid } = await customerWithOrder();
+    expect(await mpesaPaid(paid.id, used)).toEqual({ outcome: 'credited' });
+    const res = await review(admin, order.id, { decision: 'confirm' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.receiptSettled(`MCH${paid.id}`) });
+    const byHand = await review(admin, order.id, { decision: 'confirm', method: 'M-Pesa', reference: used });
+    expect(byHand.statusCode).toBe(409);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(row).toMatchObject({ status: 'PAYMENT_REVIEW', paymentStatus: 'SUBMITTED' });
+  });
+
+  it('points ops at the unmatched list for a typed receipt whose money came to no order, and matching settles it once', async () => {
+    const admin = await t.signIn('ADMIN');
+    const { customer, order } = await customerWithOrder();
+    const used = receipt();
+    await confirm(customer, order.id, { method: 'M-Pesa', reference: used });
+    const [cb] = await t.database.db
+      .insert(mpesaCallbacks)
+      .values({
+        kind: 'C2B_CONFIRMATION',
+        body: JSON.stringify(c2b({ account: 'MCHANGA', amountKes: 32_000, receipt: used })),
+        receivedAt: new Date(),
+      })
+      .returning({ id: mpesaCallbacks.id });
+    expect(await processCallback({ db: t.database.db, now: () => new Date() }, cb!.id)).toEqual({
+      outcome: 'unmatched',
+    });
+    const res = await review(admin, order.id, { decision: 'confirm' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.receiptUnmatched });
+    const [waiting] = await t.database.db.select().from(payments).where(eq(payments.mpesaReceipt, used));
+    const matched = await t.call('POST', `/api/admin/payments/${waiting!.id}/match`, admin, {
+      orderId: order.id,
+    });
+    expect(matched.statusCode).toBe(200);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(row).toMatchObject({ status: 'RECEIVED', paymentStatus: 'CONFIRMED' });
+    expect(await t.database.db.select().from(payments).where(eq(payments.orderId, order.id))).toEqual([
+      expect.objectContaining({
+        mpesaReceipt: used,
+        status: 'CONFIRMED',
+        amountCents: 3_200_000,
+        creditCents: 0,
+      }),
+    ]);
+  });
+
+  it('keeps the same receipt from settling twice even when a check is skipped (unique in the database)', async () => {
+    const { order: a } = await customerWithOrder();
+    const { order: b } = await customerWithOrder();
+    const used = receipt();
+    const row = {
+      method: 'M-Pesa paybill',
+      reference: used,
+      status: 'CONFIRMED' as const,
+      source: 'OPS' as const,
+    };
+    await t.database.db.insert(payments).values({ ...row, orderId: a.id });
+    await expect(
+      t.database.db.insert(payments).values({ ...row, orderId: b.id, reference: used.toLowerCase() }),
+    ).rejects.toThrow();
+  });
+});
+
+describe('payment confirmations per order', () => {
+  it(`takes ${CONFIRMATIONS_PER_ORDER.count} new ones a day, then answers 429 with Retry-After (no alert)`, async () => {
+    const { customer, order } = await customerWithOrder();
+    const answers: number[] = [];
+    for (let i = 0; i < 50; i++)
+      answers.push((await confirm(customer, order.id, { method: 'KCB', reference: `KCB-${i}` })).statusCode);
+    expect(answers.filter((s) => s === 200)).toHaveLength(CONFIRMATIONS_PER_ORDER.count);
+    expect(answers.slice(CONFIRMATIONS_PER_ORDER.count).every((s) => s === 429)).toBe(true);
+    const refused = await confirm(customer, order.id, { method: 'KCB', reference: 'KCB-late' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error).toMatch(/^Too many payment confirmations for this order\./);
+    expect(await submittedAlerts(order.id)).toBe(CONFIRMATIONS_PER_ORDER.count);
+    // A replay of one already taken still answers the first result.
+    expect((await confirm(customer, order.id, { method: 'KCB', reference: 'KCB-0' })).statusCode).toBe(200);
+  });
+});

@@ -1,7 +1,7 @@
+import { pricingInfo, publicQuote } from '../../../core/pricing/pricing.service';
 import { ZQuote, ZQuoteInput } from '../../../shared/schemas/orders';
 import { ZPricingInfo } from '../../../shared/schemas/pricing';
 import { publicProcedure, router } from '../../trpc';
-import { pricingInfo, publicQuote } from './pricing.service';
 
 export const pricingRouter = router({
   get: publicProcedure

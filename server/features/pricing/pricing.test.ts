@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DistanceResolver } from '../../../core/pricing/distance.service';
 import { pricingSettings } from '../../../drizzle/schema';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { DistanceResolver } from './distance.service';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
+import { openQueueSession, QUEUE_COOKIE, QUEUE_COOKIE_OPTIONS } from '../../../core/queues/queues.service';
 import { ZQueueSession } from '../../../shared/schemas/queues';
 import { roleProcedure, router } from '../../trpc';
-import { openQueueSession } from './queues.service';
 
 export const queuesRouter = router({
   /** Opens the BullMQ dashboard at /admin/queues: sets its 15-minute HttpOnly cookie on the answer. */
@@ -13,5 +13,9 @@ export const queuesRouter = router({
       },
     })
     .output(ZQueueSession)
-    .mutation(({ ctx }) => openQueueSession(ctx.db, ctx.user, ctx.deps.settings, ctx.setCookie)),
+    .mutation(async ({ ctx }) => {
+      const { token, session } = await openQueueSession(ctx.db, ctx.user, ctx.deps.settings);
+      ctx.setCookie?.(QUEUE_COOKIE, token, QUEUE_COOKIE_OPTIONS);
+      return session;
+    }),
 });

@@ -1,7 +1,7 @@
+import { editStockNote, listStockTx, recordReceipt, stockSummary } from '../../../core/stock/stock.service';
 import { ZStock, ZStockReceiptInput, ZStockTx, ZStockTxNoteInput } from '../../../shared/schemas/stock';
 import { idempotent } from '../../idempotency';
 import { roleProcedure, router } from '../../trpc';
-import { editStockNote, listStockTx, recordReceipt, stockSummary } from './stock.service';
 
 export const stockRouter = router({
   get: roleProcedure('ADMIN', 'OPS')

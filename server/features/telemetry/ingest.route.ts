@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { createTelemetryIngest } from '../../../core/telemetry/telemetry.service';
 import type { AppDeps } from '../../context';
-import { createTelemetryIngest } from './telemetry.service';
 
 /**
  * /api/telemetry/osmand — the URL drivers type into Traccar Client: OsmAnd parameters by GET or POST

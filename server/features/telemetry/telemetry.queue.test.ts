@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BullProducer } from '../../../core/jobs/bullmq-producer';
 import { telemetryQuarantine, truckPositions } from '../../../drizzle/schema';
 import { silentLogger } from '../../../shared/logger';
 import { makeLatestPosition, makeTruck, unique } from '../../../test/factories';
@@ -9,7 +10,6 @@ import { createTestApp, type TestApp } from '../../../test/helpers';
 import { privateRedis } from '../../../test/redis-server';
 import { until } from '../../../test/until';
 import { type BullWorkers, startBullWorkers } from '../../../worker/transport/bullmq';
-import { BullProducer } from '../../../worker/transport/bullmq-producer';
 
 // Services mode: PostgreSQL, and a Redis of the test's own (so it can be paused and stopped).
 describe.skipIf(!process.env.REDIS_URL || !process.env.DATABASE_URL)(

@@ -1,6 +1,6 @@
+import { liveTrucks } from '../../../core/telemetry/telemetry.service';
 import { ZMapConfig, ZTruckTelemetry } from '../../../shared/schemas/telemetry';
 import { roleProcedure, router } from '../../trpc';
-import { liveTrucks } from './telemetry.service';
 
 export const telemetryRouter = router({
   /** Live trucks: every truck for ADMIN, OPS and FUEL; a DRIVER sees only their own. */

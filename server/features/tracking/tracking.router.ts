@@ -1,6 +1,6 @@
+import { setOrderSite, trackOrder } from '../../../core/tracking/tracking.service';
 import { ZOrderSiteInput, ZSitePoint, ZTracking, ZTrackingInput } from '../../../shared/schemas/tracking';
 import { publicProcedure, roleProcedure, router } from '../../trpc';
-import { setOrderSite, trackOrder } from './tracking.service';
 
 export const trackingRouter = router({
   /** The customer's tracking link: public, limited per address; no costs, no customer details. */

@@ -87,6 +87,8 @@ describe('GET /api/track/{token}', () => {
       sitePoint: { ...SITE, radiusM: 150, source: 'pin' },
       deliveryCode: order.deliveryCode,
       refreshSeconds: 15,
+      // A number to call about the order: the office's, never a person's unless allowed.
+      dispatch: { phone: '+254 700 000 000', whatsapp: 'https://wa.me/254700000000' },
     });
     const byId = new Map(body.loads.map((l: { id: number }) => [l.id, l]));
     const first = byId.get(scheduled.id) as Record<string, unknown>;
@@ -214,6 +216,8 @@ describe('tracking links and delivery codes in the order listings', () => {
       .find((o: { id: number }) => o.id === id);
     expect(admin.trackingUrl).toBe(mine.trackingUrl);
     expect(admin).not.toHaveProperty('deliveryCode');
+    // Ops sees the phone given with the order, to call the customer.
+    expect(admin.phone).toBe(mine.phone);
     const token = mine.trackingUrl.split('/').at(-1);
     const tracked = (await t.call('GET', `/api/track/${token}`)).json();
     expect(tracked).toMatchObject({ orderId: id, deliveryCode: mine.deliveryCode, loads: [] });

@@ -1,7 +1,7 @@
+import { tripProfit } from '../../../core/trip-profit/trip-profit.service';
 import { ZFinanceRangeInput } from '../../../shared/schemas/money';
 import { ZTripProfitReport } from '../../../shared/schemas/trip-profit';
 import { roleProcedure, router } from '../../trpc';
-import { tripProfit } from './trip-profit.service';
 
 export const tripProfitRouter = router({
   list: roleProcedure('ADMIN')

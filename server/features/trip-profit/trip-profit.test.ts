@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geofenceEvents, truckPositions } from '../../../drizzle/schema';
+import { insertHistory } from '../../../core/telemetry/ingest.queries';
+import { rollUpTrips } from '../../../core/telemetry/trip-km';
+import { geofenceEvents } from '../../../drizzle/schema';
 import { haversineKm } from '../../../shared/domain/distance';
 import { makeAssignment, makeDriver, makeOrder, makeTruck } from '../../../test/factories';
 import { createTestApp, type SignedIn, type TestApp } from '../../../test/helpers';
@@ -51,14 +53,21 @@ describe('profit per trip', () => {
     // Tracked truck: 2 fills with 23 tracked fixes between (its consumption), then a tracked trip.
     const fillLeg = track(T0 + 10 * MIN, 24, 36.9);
     const tripLeg = track(T0 + 4 * 60 * MIN, 12, 37.1);
-    await db.insert(truckPositions).values(
+    // Through the worker's write path, which keeps the truck's GPS odometer.
+    await insertHistory(
+      db,
       [...fillLeg, ...tripLeg].map((f) => ({
-        deviceId: 'profit-dev-1',
-        truckId: tracked.id,
-        fixTime: new Date(f.at),
+        device_id: 'profit-dev-1',
+        truck_id: tracked.id,
+        fix_time: new Date(f.at).toISOString(),
         lat: f.lat,
         lng: f.lng,
-        speedKmh: 40,
+        speed_kmh: 40,
+        heading: null,
+        altitude: null,
+        accuracy: null,
+        battery: null,
+        attributes: {},
       })),
     );
     const fuel = await t.signIn('FUEL');
@@ -110,6 +119,8 @@ describe('profit per trip', () => {
         lng: 37,
       })),
     );
+    // As the geofence step does on recording them: the trip's km rolled up (the view reads only that).
+    await rollUpTrips(db, [trip1.id]);
 
     const cost = (truckId: string, type: string, amount: number, assignmentId?: number) =>
       t.call('POST', '/api/admin/costs', admin, {

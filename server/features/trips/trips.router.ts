@@ -1,6 +1,6 @@
+import { driverTrips, tripsReport } from '../../../core/trips/trips.service';
 import { ZDriverTrips, ZDriverTripsInput, ZTripsInput, ZTripsReport } from '../../../shared/schemas/trips';
 import { roleProcedure, router } from '../../trpc';
-import { driverTrips, tripsReport } from './trips.service';
 
 export const tripsRouter = router({
   report: roleProcedure('ADMIN', 'OPS')

@@ -17,7 +17,7 @@ afterAll(() => t.close());
 const at = (hhmm: string) => new Date(`2026-11-26T${hhmm}:00+03:00`);
 
 /**
- * A simulated round trip, its geofence events written as the engine (worker/jobs/telemetry-geofence.ts)
+ * A simulated round trip, its geofence events written as the engine (core/telemetry/geofence.ts)
  * writes them: the yard exit, site entry and exit and the yard entry, each carrying the load and order.
  */
 async function trip(

@@ -1,4 +1,11 @@
 import {
+  createTruck,
+  editTruck,
+  grossLimits,
+  listTrucks,
+  setGrossLimit,
+} from '../../../core/trucks/trucks.service';
+import {
   ZGrossLimit,
   ZGrossLimitInput,
   ZTruck,
@@ -6,7 +13,6 @@ import {
   ZTruckUpdateInput,
 } from '../../../shared/schemas/fleet';
 import { roleProcedure, router } from '../../trpc';
-import { createTruck, editTruck, grossLimits, listTrucks, setGrossLimit } from './trucks.service';
 
 export const trucksRouter = router({
   /** FUEL reads it for the fuel form's suggestions; OPS for its forms and the fleet map. */

@@ -1,6 +1,12 @@
-import { ZCreateStaffUserInput, ZStaffUser, ZUserIdInput } from '../../../shared/schemas/auth';
+import { resetStaffPassword } from '../../../core/auth/password-reset';
+import { createStaffUser, listStaff, setUserDisabled } from '../../../core/users/users.service';
+import {
+  ZCreateStaffUserInput,
+  ZOneTimePassword,
+  ZStaffUser,
+  ZUserIdInput,
+} from '../../../shared/schemas/auth';
 import { roleProcedure, router } from '../../trpc';
-import { createStaffUser, listStaff, setUserDisabled } from './users.service';
 
 const adminProcedure = roleProcedure('ADMIN');
 
@@ -65,4 +71,20 @@ export const usersRouter = router({
     .input(ZUserIdInput)
     .output(ZStaffUser)
     .mutation(({ ctx, input }) => setUserDisabled(ctx.db, ctx.user, input.id, false, ctx.now())),
+
+  /** A one-time password for a staff member who forgot theirs: answered once, changed at next sign-in. */
+  resetPassword: adminProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/admin/users/:id/reset-password',
+        summary:
+          "Reset a staff member's password to a one-time one (answered once; they must change it at sign-in)",
+        errors: [404],
+        example: { id: '7' },
+      },
+    })
+    .input(ZUserIdInput)
+    .output(ZOneTimePassword)
+    .mutation(({ ctx, input }) => resetStaffPassword(ctx.db, ctx.user, input.id, ctx.now())),
 });

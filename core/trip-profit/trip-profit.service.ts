@@ -1,0 +1,127 @@
+import type { DbOrTx } from '../../drizzle/db';
+import { resolveRange } from '../../shared/domain/finance';
+import { litresPer100Km, median } from '../../shared/domain/fuel-anomalies';
+import { fromCents } from '../../shared/domain/money';
+import { localDate } from '../../shared/domain/time';
+import { cessFor, fuelShareCents, marginCents } from '../../shared/domain/trip-profit';
+import { MONEY_MESSAGES, type TFinanceRangeInput } from '../../shared/schemas/money';
+import type { TTripProfit, TTripProfitReport } from '../../shared/schemas/trip-profit';
+import type { Settings } from '../../shared/settings';
+import { appError } from '../errors';
+import { deliveredForProfit, type ProfitRow, recentFills, truckCosts } from './trip-profit.queries';
+
+/**
+ * Each truck's measured L/100 km at its first trip of the list: the median of its last 20 fill intervals by GPS
+ * km (the km stored on the logs) before that trip, all trucks in one statement.
+ */
+async function consumptions(db: DbOrTx, list: ProfitRow[]): Promise<Map<string, number | null>> {
+  const first = new Map<string, string>();
+  for (const r of list)
+    if (!first.has(r.truck_id)) first.set(r.truck_id, new Date(r.delivered_at).toISOString());
+  const fills = new Map<string, Array<{ litres: number; gpsKm: number | null }>>();
+  const recent = await recentFills(
+    db,
+    [...first].map(([truckId, at]) => ({ truckId, at })),
+  );
+  for (const f of recent) {
+    const l = fills.get(f.truck_id) ?? [];
+    l.push({ litres: Number(f.litres), gpsKm: f.gps_km === null ? null : Number(f.gps_km) });
+    fills.set(f.truck_id, l);
+  }
+  const rates = new Map<string, number | null>();
+  for (const truckId of first.keys()) {
+    // The oldest of the 20 has no interval inside the window (20 logs, 19 intervals), as fillIntervals.
+    const logs = fills.get(truckId) ?? [];
+    const measured = logs
+      .slice(0, Math.max(0, logs.length - 1))
+      .map((i) => litresPer100Km(i.litres, i.gpsKm))
+      .filter((v): v is number => v !== null);
+    rates.set(truckId, measured.length ? median(measured) : null);
+  }
+  return rates;
+}
+
+/**
+ * Each load delivered in the range with its margin, and per truck the sum of its trips less its costs that
+ * belong to no trip; that equals the truck breakdown's revenue − cost less the trips' allowance and cess,
+ * to the cent (all sums in cents).
+ */
+export async function tripProfit(
+  db: DbOrTx,
+  settings: Pick<Settings, 'trips'>,
+  input: TFinanceRangeInput,
+  now: Date,
+): Promise<TTripProfitReport> {
+  const range = resolveRange(localDate(now), input?.from, input?.to);
+  if (!range) throw appError('BAD_REQUEST', MONEY_MESSAGES.range);
+  const list = await deliveredForProfit(db, range.from, range.to);
+  const rates = await consumptions(db, list);
+  const trips: Array<TTripProfit & { cents: { allocated: number; margin: number; revenue: number } }> = [];
+  for (const r of list) {
+    const deliveredAt = new Date(r.delivered_at);
+    const gps = r.gps_km === null ? null : Number(r.gps_km);
+    const km = gps ?? Number(r.distance_km) * 2;
+    const money = {
+      revenueCents: Number(r.revenue_cents),
+      fuelCents: fuelShareCents(km, rates.get(r.truck_id) ?? null, r.cents_per_litre),
+      linkedCents: Number(r.linked_cents),
+      allowanceCents: settings.trips.allowanceCents,
+      cessCents: cessFor(r.site, settings.trips.cess),
+    };
+    const m = marginCents(money);
+    trips.push({
+      assignmentId: Number(r.assignment_id),
+      orderId: Number(r.order_id),
+      site: r.site,
+      truckId: r.truck_id,
+      plate: r.plate,
+      deliveredAt: deliveredAt.toISOString(),
+      km: Math.round(km * 10) / 10,
+      kmSource: gps !== null ? 'gps' : 'order',
+      revenue: fromCents(money.revenueCents),
+      fuel: fromCents(money.fuelCents),
+      linkedCosts: fromCents(money.linkedCents),
+      allowance: fromCents(money.allowanceCents),
+      cess: fromCents(money.cessCents),
+      margin: fromCents(m),
+      cents: { allocated: money.fuelCents + money.linkedCents, margin: m, revenue: money.revenueCents },
+    });
+  }
+  const trucks = new Map<
+    string,
+    { plate: string | null; trips: number; revenue: number; margin: number; allocated: number; costs: number }
+  >();
+  const truck = (id: string, plate: string | null) => {
+    const t = trucks.get(id) ?? { plate, trips: 0, revenue: 0, margin: 0, allocated: 0, costs: 0 };
+    trucks.set(id, t);
+    return t;
+  };
+  for (const t of trips) {
+    const row = truck(t.truckId, t.plate);
+    row.trips += 1;
+    row.revenue += t.cents.revenue;
+    row.margin += t.cents.margin;
+    row.allocated += t.cents.allocated;
+  }
+  for (const c of await truckCosts(db, range.from, range.to))
+    truck(c.truck_id, c.plate).costs += Number(c.cents);
+  return {
+    from: range.from,
+    to: range.to,
+    trips: trips.map(({ cents: _c, ...t }) => t),
+    trucks: [...trucks.entries()]
+      .map(([truckId, t]) => {
+        const unallocated = t.costs - t.allocated;
+        return {
+          truckId,
+          plate: t.plate,
+          trips: t.trips,
+          revenue: fromCents(t.revenue),
+          tripsMargin: fromCents(t.margin),
+          unallocatedCost: fromCents(unallocated),
+          margin: fromCents(t.margin - unallocated),
+        };
+      })
+      .sort((a, b) => a.margin - b.margin || a.truckId.localeCompare(b.truckId)),
+  };
+}

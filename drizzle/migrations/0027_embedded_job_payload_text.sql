@@ -1,0 +1,1 @@
+ALTER TABLE "embedded_jobs" ALTER COLUMN "payload" SET DATA TYPE text USING "payload"::text;

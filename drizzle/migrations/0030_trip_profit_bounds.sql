@@ -1,0 +1,1 @@
+CREATE INDEX "costs_assignment_idx" ON "costs" USING btree ("assignment_id") WHERE "costs"."assignment_id" is not null;

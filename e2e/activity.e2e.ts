@@ -1,0 +1,150 @@
+/**
+ * Issue 25: the ADMIN's action log screen on a 360 px phone — a change made by OPS shows who made it,
+ * the field before → after, and where from; the filters narrow it; the CSV holds what is shown.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { browserAndAdmin } from './support/admin';
+import { api, newPage, storeSession } from './support/browser';
+import { measureLayout } from './support/layout';
+import { PHONE_360 } from './support/phone';
+
+let browser: Browser;
+let adminToken: string;
+const baseURL = () => inject('baseURL');
+
+beforeAll(async () => {
+  ({ browser, adminToken } = await browserAndAdmin());
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the action log screen (ADMIN, 360 px)', () => {
+  it('shows who changed a cost, before → after, filters by person and record, and exports CSV', async () => {
+    const suffix = Date.now().toString(36);
+    const email = `ops-activity-${suffix}@e2e.test`;
+    const opsUser = await api<{ id: number; name: string }>(
+      baseURL(),
+      'POST',
+      '/api/admin/users',
+      { name: `Grace ${suffix}`, email, phone: '0733000222', password: 'a-long-passphrase', role: 'OPS' },
+      adminToken,
+    );
+    const truck = await api<{ id: string }>(
+      baseURL(),
+      'POST',
+      '/api/admin/trucks',
+      { id: `T-ACT-${suffix}`.slice(0, 20), plate: `KAA ${suffix.slice(-3)}X`, capacityT: 20, axles: 3 },
+      adminToken,
+    );
+    const ops = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
+      email,
+      password: 'a-long-passphrase',
+    });
+    const cost = await api<{ id: number }>(
+      baseURL(),
+      'POST',
+      '/api/admin/costs',
+      { truckId: truck.id, type: 'REPAIR', amount: 7250, description: 'Rear tyre' },
+      ops.token,
+    );
+    await api(
+      baseURL(),
+      'PATCH',
+      `/api/admin/costs/${cost.id}`,
+      { truckId: truck.id, type: 'REPAIR', amount: 7500, description: 'Rear tyre' },
+      adminToken,
+    );
+
+    const { context, page } = await newPage(browser, baseURL(), PHONE_360);
+    try {
+      await page.goto('/');
+      const me = await api<{ name: string; email: string }>(
+        baseURL(),
+        'GET',
+        '/api/auth/me',
+        undefined,
+        adminToken,
+      );
+      await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
+      await page.goto('/ops/activity');
+      await expect.poll(() => page.getByRole('heading', { name: 'Activity log' }).isVisible()).toBe(true);
+
+      await page.getByLabel('Person').selectOption(String(opsUser.id));
+      await page.getByLabel('Record').selectOption('cost');
+      const entries = page.locator('.activity-entry');
+      await expect.poll(() => entries.count()).toBe(1);
+      const created = entries.first();
+      await expect.poll(() => created.textContent()).toContain('admin.costs.create');
+      expect(await created.textContent()).toContain(`Grace ${suffix} · OPS · cost #${cost.id}`);
+      expect(await created.getByRole('row', { name: /amount/ }).textContent()).toContain('7250');
+
+      // The admin's edit: the amount before → after.
+      await page.getByLabel('Person').selectOption('');
+      await expect
+        .poll(() => page.locator('.activity-entry', { hasText: 'admin.costs.update' }).count())
+        .toBe(1);
+      const edit = page.locator('.activity-entry', { hasText: 'admin.costs.update' });
+      const row = edit.getByRole('row', { name: /amount/ });
+      expect((await row.locator('td').allTextContents()).map((s) => s.trim())).toEqual(['7250', '7500']);
+
+      // Dates: tomorrow onwards holds nothing yet.
+      const tomorrow = new Date(Date.now() + 36 * 3600_000).toISOString().slice(0, 10);
+      await page.getByLabel('From').fill(tomorrow);
+      await expect.poll(() => page.getByText('No activity for these filters.').isVisible()).toBe(true);
+      await page.getByLabel('From').fill('');
+      await expect.poll(() => entries.count()).toBeGreaterThanOrEqual(2);
+
+      const layout = await measureLayout(page);
+      expect(layout.scrollWidth, layout.widest.what).toBeLessThanOrEqual(360);
+      expect(layout.unreachable).toEqual([]);
+      expect(layout.small).toEqual([]);
+      await page.screenshot({ path: '/tmp/ops-log-activity-360.png', fullPage: false });
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      const lines = csv.replace(/^\ufeff/, '').split('\r\n');
+      expect(lines[0]).toBe('At,User ID,User,Role,Action,Entity,Entity ID,Changes,IP,User agent');
+      expect(lines.some((l) => l.includes('admin.costs.update') && l.includes(`,cost,${cost.id},`))).toBe(
+        true,
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('OPS has no action log tab, and the call answers 403', async () => {
+    const { context, page } = await newPage(browser, baseURL(), PHONE_360);
+    try {
+      const suffix = Date.now().toString(36);
+      const email = `ops-noactivity-${suffix}@e2e.test`;
+      await api(
+        baseURL(),
+        'POST',
+        '/api/admin/users',
+        { name: 'Ops Two', email, phone: '0733000223', password: 'a-long-passphrase', role: 'OPS' },
+        adminToken,
+      );
+      const ops = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
+        email,
+        password: 'a-long-passphrase',
+      });
+      await page.goto('/');
+      await storeSession(page, ops.token, { role: 'OPS', name: 'Ops Two', email });
+      await page.goto('/ops/activity');
+      await expect.poll(() => page.url()).toMatch(/\/ops$/);
+      expect(await page.getByRole('tab', { name: 'Activity log' }).count()).toBe(0);
+      const res = await fetch(`${baseURL()}/api/admin/activity`, {
+        headers: { authorization: `Bearer ${ops.token}` },
+      });
+      expect(res.status).toBe(403);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * Issue 28, the staff screens' load path, in the build `npm start` made for these tests: /fuel's fleet
+ * map (maplibre) is not part of the screen's first load; it loads once scrolled near or tapped, in a
+ * place held at its height from the first paint. A staff screen's first data request starts from the
+ * HTML, beside the app code, and the app adopts its answer instead of asking again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEFAULT_DIST, entryKey, readManifest, routeModules, staticClosure } from '../bench/size';
+import { browserAndAdmin } from './support/admin';
+import { api } from './support/browser';
+import { PHONE_360 } from './support/phone';
+
+const baseURL = inject('baseURL');
+const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
+const FLEET_MAP = 'features/fleet/FleetMap.tsx';
+let browser: Browser;
+type Session = {
+  token: string;
+  user: { role: string; name: string; email: string; driverId?: string | null };
+};
+let fuel: Session;
+let driver: Session;
+let customer: Session;
+
+/** The files only the map needs: FleetMap's chunk and what it imports (maplibre lazily) beyond the entry and /fuel. */
+function mapFiles(): string[] {
+  const manifest = readManifest(DEFAULT_DIST);
+  const fuelModule = routeModules(ROUTES_SOURCE).get('/fuel');
+  if (!fuelModule) throw new Error('client/routes.tsx has no /fuel route.');
+  const first = staticClosure(manifest, [entryKey(manifest), fuelModule]);
+  // maplibre is FleetMap's dynamic import (through react-map-gl).
+  const map = staticClosure(manifest, [FLEET_MAP, ...(manifest[FLEET_MAP]?.dynamicImports ?? [])]);
+  return [...map].filter((k) => !first.has(k)).map((k) => manifest[k]!.file);
+}
+
+beforeAll(async () => {
+  let adminToken: string;
+  ({ browser, adminToken } = await browserAndAdmin());
+  const suffix = Date.now().toString(36).slice(-5).toUpperCase();
+  await api(
+    baseURL,
+    'POST',
+    '/api/admin/trucks',
+    { id: `LP1-${suffix}`, plate: `KDL ${suffix.slice(0, 3)}P`, capacityT: 20 },
+    adminToken,
+  );
+  const email = `fuel-lp-${suffix.toLowerCase()}@mchanga.co.ke`;
+  await api(
+    baseURL,
+    'POST',
+    '/api/admin/users',
+    { name: 'Achieng Pump', email, password: 'fuel-pass-123', role: 'FUEL' },
+    adminToken,
+  );
+  fuel = await api(baseURL, 'POST', '/api/auth/login', { email, password: 'fuel-pass-123' });
+  await api(
+    baseURL,
+    'POST',
+    '/api/admin/drivers',
+    {
+      id: `LPD-${suffix}`,
+      name: 'Otieno Lp',
+      email: `lpd-${suffix.toLowerCase()}@mchanga.co.ke`,
+      phone: '0722 333 444',
+    },
+    adminToken,
+  );
+  const driverEmail = `driver-lp-${suffix.toLowerCase()}@mchanga.co.ke`;
+  await api(
+    baseURL,
+    'POST',
+    '/api/admin/users',
+    {
+      name: 'Otieno Lp',
+      email: driverEmail,
+      password: 'driver-pass-123',
+      role: 'DRIVER',
+      driverId: `LPD-${suffix}`,
+    },
+    adminToken,
+  );
+  driver = await api(baseURL, 'POST', '/api/auth/login', { email: driverEmail, password: 'driver-pass-123' });
+  customer = await api(baseURL, 'POST', '/api/auth/register', {
+    name: 'Lp Builders',
+    email: `customer-lp-${suffix.toLowerCase()}@mchanga.co.ke`,
+    password: 'customer-pass-123',
+    phone: '0711 222 333',
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A fresh context (no HTTP cache, no service worker) at 360 px, signed in as `session`. */
+async function signedIn(session: Session): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: PHONE_360, isMobile: true, hasTouch: true });
+  await context.addInitScript((s: Session) => {
+    localStorage.setItem('token', s.token);
+    localStorage.setItem('role', s.user.role);
+    localStorage.setItem('userName', s.user.name);
+    localStorage.setItem('userEmail', s.user.email);
+    if (s.user.driverId) localStorage.setItem('driverId', s.user.driverId);
+  }, session);
+  return context;
+}
+
+/** A cold visit of /fuel signed in as FUEL, at 360 px. */
+async function coldFuel(): Promise<{ context: BrowserContext; page: Page; requested: string[] }> {
+  const context = await signedIn(fuel);
+  const page = await context.newPage();
+  const requested: string[] = [];
+  // The page's own requests (the service worker's precaching is not the page's main thread).
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto('/fuel');
+  await page.locator('.truck-card').first().waitFor();
+  return { context, page, requested };
+}
+
+const placeholder = (page: Page) => page.locator('[data-map="placeholder"]');
+const readyMap = (page: Page) => page.locator('section.fleet-map-block[data-ready="true"]');
+const countOf = (requested: string[], files: string[]) =>
+  requested.filter((path) => files.some((f) => path === `/${f}`)).length;
+
+describe('/fuel loads its fleet map only when it is looked at', () => {
+  it('a cold load does not fetch the map; scrolled to, it loads once, where its place was held', async () => {
+    const files = mapFiles();
+    // FleetMap's own chunk and maplibre's.
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    expect(files.some((f) => f.includes('maplibre'))).toBe(true);
+    const { context, page, requested } = await coldFuel();
+    try {
+      // Settled (data shown, a quiet moment): the map is under the form, off screen, and not fetched.
+      await page.waitForLoadState('networkidle');
+      const held = await placeholder(page).boundingBox();
+      expect(held).not.toBeNull();
+      expect(held!.y).toBeGreaterThan(PHONE_360.height);
+      expect(countOf(requested, files)).toBe(0);
+      const cardsBefore = await page.locator('.truck-cards').boundingBox();
+
+      await placeholder(page).scrollIntoViewIfNeeded();
+      await readyMap(page).waitFor({ timeout: 30_000 });
+      expect(countOf(requested, files)).toBe(files.length);
+      expect(new Set(requested.filter((p) => files.some((f) => p === `/${f}`))).size).toBe(files.length);
+      // The map took the placeholder's place at the same height: nothing under it moved.
+      const map = await readyMap(page).boundingBox();
+      expect(Math.round(map!.height)).toBe(Math.round(held!.height));
+      const cardsAfter = await page.locator('.truck-cards').boundingBox();
+      expect(Math.round(cardsAfter!.y + (await page.evaluate(() => window.scrollY)))).toBe(
+        Math.round(cardsBefore!.y),
+      );
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('a tap on Show map loads it without scrolling to it', async () => {
+    const files = mapFiles();
+    const { context, page, requested } = await coldFuel();
+    try {
+      await page.waitForLoadState('networkidle');
+      expect(countOf(requested, files)).toBe(0);
+      const show = page.getByRole('button', { name: 'Show map' });
+      // A click event on the button itself: no scrolling that would bring the map near the screen.
+      await show.dispatchEvent('click');
+      await readyMap(page).waitFor({ timeout: 30_000 });
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(countOf(requested, files)).toBe(files.length);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe("a staff screen's first data request starts from the HTML", () => {
+  const entryFile = () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    return manifest[entryKey(manifest)]!.file;
+  };
+
+  it.each([
+    ['/fuel', () => fuel, 'fuel.list', '.truck-card'],
+    ['/driver', () => driver, 'driver.dashboard', 'main h1'],
+    ['/customer', () => customer, 'customers.mine', 'main h1'],
+  ] as const)(
+    '%s: before the entry script has arrived, and adopted by the app',
+    async (path, who, call, shown) => {
+      const context = await signedIn(who());
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      const dataRequests: string[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/trpc/')) dataRequests.push(decodeURIComponent(r.url()));
+      });
+      try {
+        // A slow phone's network (bench:lcp's Slow 4G), so the entry script takes its time to arrive.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: 150,
+          downloadThroughput: (1.6 * 1_000_000) / 8,
+          uploadThroughput: (750 * 1_000) / 8,
+        });
+        await page.goto(path);
+        await page.locator(shown).first().waitFor({ timeout: 60_000 });
+        await page.waitForLoadState('networkidle');
+        const timing = await page.evaluate((entry) => {
+          const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+          const data = resources.filter((r) => new URL(r.name).pathname.startsWith('/trpc/'));
+          const app = resources.find((r) => new URL(r.name).pathname === `/${entry}`);
+          return { dataStart: data[0]?.startTime, appEnd: app?.responseEnd };
+        }, entryFile());
+        expect(timing.dataStart).toBeDefined();
+        expect(timing.appEnd).toBeDefined();
+        expect(timing.dataStart!).toBeLessThan(timing.appEnd!);
+        // The screen's first calls went out once: the app took the HTML's answer instead of asking again.
+        expect(dataRequests.filter((u) => u.includes(call))).toHaveLength(1);
+        expect(errors.filter((e) => /Content Security Policy|inline script/i.test(e))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,80 @@
+/**
+ * Issue 27, item 11: the installed app opens without signal. A phone that signed in at /login and went
+ * straight to its screen never loaded `/` while the service worker ran; offline, `/` and the Logout target
+ * still open (from the precached shell). The offline banner vouches only for data the phone keeps.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api, openMenuIfCollapsed } from './support/browser';
+import { phonesForThisFile } from './support/phone';
+
+const phones = phonesForThisFile();
+
+async function signIn(page: Page, account: { email: string; password: string }, home: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`**${home}`);
+}
+
+/** Waits until the service worker is active and controls the page (a reload makes sure of it). */
+async function untilControlled(page: Page) {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+}
+
+const LANDING = 'Sand delivered by the truck load';
+
+describe('the installed app without signal', () => {
+  it('opens / and the Logout target offline for a FUEL user who never loaded / (item 11)', async () => {
+    const account = { email: `pump-start-${Date.now()}@mchanga.co.ke`, password: 'pump-pass-1234' };
+    await api(
+      phones.baseURL,
+      'POST',
+      '/api/admin/users',
+      { name: 'Wambui Pump', ...account, role: 'FUEL' },
+      phones.adminToken,
+    );
+    const phone = await phones.launch(phones.newProfile());
+    const page = phone.pages()[0] ?? (await phone.newPage());
+    await signIn(page, account, '/fuel');
+    await untilControlled(page);
+    await page.waitForTimeout(1_500);
+
+    await phone.setOffline(true);
+    // The start page: the app opens, with its menu (no "This site can't be reached").
+    const response = await page.goto('/');
+    expect(response?.ok()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: LANDING }).isVisible()).toBe(true);
+
+    // Back to the screen, then Logout: it goes to `/`, which opens too.
+    await page.goto('/fuel');
+    await expect
+      .poll(() => page.getByText(/^You are offline · data as of \d\d:\d\d$/).isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await openMenuIfCollapsed(page);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.getByRole('heading', { name: LANDING }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await phone.close();
+  }, 120_000);
+
+  it("does not claim a customer's screen is kept on the phone (item 11)", async () => {
+    const email = `offline-customer-${Date.now()}@example.co.ke`;
+    const password = 'offline-pass-123';
+    await api(phones.baseURL, 'POST', '/api/auth/register', { name: 'Kamau Site', email, password });
+    const phone = await phones.launch(phones.newProfile());
+    const page = phone.pages()[0] ?? (await phone.newPage());
+    await signIn(page, { email, password }, '/customer');
+    await page.getByRole('heading', { level: 1, name: 'My Orders' }).waitFor();
+    await phone.setOffline(true);
+    const banner = page.locator('.offline-banner');
+    await expect
+      .poll(() => banner.textContent())
+      .toBe('You are offline · this screen is not kept on this phone');
+    await phone.close();
+  }, 60_000);
+});
