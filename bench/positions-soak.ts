@@ -2,7 +2,7 @@
  * Positions at scale (issue 26): fills a fresh PostgreSQL database with SOAK_DAYS of GPS fixes for 50 trucks
  * (one every SOAK_INTERVAL_S seconds; monthly partitions, the odometer and the day rollups as the worker keeps
  * them), fuel logs every 2 days per truck and two delivered loads per truck a day with their yard exit and entry
- * and the per-trip rollup (trip_km), then times through the app (REST → procedure → SQL): the fuel-log save, the
+ * and the per-trip rollups (trip_km; trip_facts, kept by its triggers as they are written), then times through the app (REST → procedure → SQL): the fuel-log save, the
  * fleet map, the driver dashboard and the trip views (cycle times, trip profit) (p50/p95), the fill-history query
  * the save used to run on raw fixes (before); then, per call, every statement the app sent replayed under
  * EXPLAIN (ANALYZE, BUFFERS) in a rolled-back transaction: the server-side execution time and the buffers a call

@@ -29,6 +29,30 @@ const FINANCE_RAW = sql`
   select (created_at at time zone 'Africa/Nairobi')::date, '', 0, 1, 0, 0
   from orders where status <> 'CANCELLED'`;
 
+// Every column of a trip's row, as text (trip_facts_source is the rule: each delivered load recomputed).
+const TRIP_COLUMNS = sql.raw(
+  [
+    'assignment_id',
+    'order_id',
+    'truck_id',
+    'driver_id',
+    'site',
+    'delivered_at',
+    'planned_at',
+    'revenue_cents',
+    'distance_km',
+    'yard_exit_at',
+    'site_entry_at',
+    'site_exit_at',
+    'yard_entry_at',
+    'prev_yard_entry_at',
+    'linked_cents',
+    'gps_km',
+  ]
+    .map((c) => `${c}::text as ${c}`)
+    .join(', '),
+);
+
 /** Each rollup's non-zero rows, and the same sums recomputed here from the raw rows. */
 const ROLLUPS: Record<string, { kept: SQL; raw: SQL; rebuild: string }> = {
   finance_daily: {
@@ -72,6 +96,11 @@ const ROLLUPS: Record<string, { kept: SQL; raw: SQL; rebuild: string }> = {
     kept: sql`select day::text as day, type as k, cost_cents::text as c from cost_type_daily where cost_cents <> 0`,
     raw: sql`select (incurred_at at time zone 'Africa/Nairobi')::date::text as day, type as k, sum(amount_cents)::text as c
              from costs where voided_at is null group by 1, 2`,
+  },
+  trip_facts: {
+    rebuild: 'trip_facts_rebuild',
+    kept: sql`select ${TRIP_COLUMNS} from trip_facts`,
+    raw: sql`select ${TRIP_COLUMNS} from trip_facts_source`,
   },
   yard_stock_balance: {
     rebuild: 'yard_stock_rebuild',
@@ -197,6 +226,81 @@ describe('rollups kept by triggers', () => {
     await load(dropped.id, m1.id, d1.id, { tonnes: 11, status: 'DELIVERED', deliveredAt: now });
     await db.delete(orders).where(eq(orders.id, dropped.id));
     await db.delete(drivers).where(eq(drivers.id, d2.id));
+
+    // Trips (trip_facts): a delivered load's yard exit, site visit and yard arrival recorded by the geofence,
+    // some before and some after delivery, one late and out of order; the truck's arrival before the exit
+    // recorded late, then moved and deleted; crossings moved between loads; its GPS km measured, re-measured
+    // and dropped; costs linked, re-priced, voided and moved to another load; its order's site re-named.
+    const fence = (truckId: string, kind: string, assignmentId: number | null, at: string) =>
+      rows<{ id: number }>(
+        db,
+        sql`insert into geofence_events (truck_id, kind, order_id, assignment_id, at, confirmed_at, lat, lng)
+            values (${truckId}, ${kind}, null, ${assignmentId}, ${at}::timestamptz, ${at}::timestamptz, -1.03, 37.07)
+            returning id`,
+      ).then((r) => r[0]!.id);
+    const trip = await load(smooth.id, m2.id, d3.id, { status: 'IN_TRANSIT' });
+    await fence(m2.id, 'YARD_EXIT', trip.id, '2026-11-26T05:00:00Z');
+    await fence(m2.id, 'SITE_ENTRY', trip.id, '2026-11-26T06:10:00Z');
+    await move(trip.id, 'DELIVERED');
+    await fence(m2.id, 'SITE_EXIT', trip.id, '2026-11-26T06:50:00Z');
+    await fence(m2.id, 'YARD_ENTRY', trip.id, '2026-11-26T08:00:00Z');
+    await fence(m2.id, 'SITE_ENTRY', trip.id, '2026-11-26T06:05:00Z'); // a late fix: the visit began earlier
+    const other = await load(coarse.id, m1.id, d1.id, { status: 'DELIVERED', deliveredAt: now });
+    const stray = await fence(m1.id, 'SITE_EXIT', trip.id, '2026-11-26T07:00:00Z');
+    await db.execute(sql`update geofence_events set assignment_id = ${other.id} where id = ${stray}`);
+    await db.execute(sql`insert into trip_km (assignment_id, truck_id, yard_exit_at, yard_entry_at, km)
+                         values (${trip.id}, ${m2.id}, '2026-11-26T05:00:00Z', '2026-11-26T08:00:00Z', 29.5)`);
+    await db.execute(sql`update trip_km set km = 56.5 where assignment_id = ${trip.id}`);
+    await db.execute(sql`insert into trip_km (assignment_id, truck_id, yard_exit_at, yard_entry_at, km)
+                         values (${other.id}, ${m1.id}, '2026-11-26T05:00:00Z', '2026-11-26T08:00:00Z', 12)`);
+    await db.execute(sql`delete from trip_km where assignment_id = ${other.id}`);
+    const loading = await makeCost(db, {
+      truckId: m2.id,
+      type: 'LOADING',
+      amountCents: 120_000,
+      incurredAt: now,
+    });
+    await db.update(costs).set({ assignmentId: trip.id }).where(eq(costs.id, loading.id));
+    const offload = await makeCost(db, {
+      truckId: m2.id,
+      type: 'OFFLOADING',
+      amountCents: 80_050,
+      incurredAt: now,
+      assignmentId: trip.id,
+    });
+    await db.update(costs).set({ amountCents: 90_050 }).where(eq(costs.id, offload.id));
+    const wrong = await makeCost(db, {
+      truckId: m1.id,
+      type: 'LOADING',
+      amountCents: 60_000,
+      incurredAt: now,
+      assignmentId: trip.id,
+    });
+    await db.update(costs).set({ assignmentId: other.id }).where(eq(costs.id, wrong.id));
+    await db.update(costs).set({ voidedAt: now }).where(eq(costs.id, wrong.id));
+    await db
+      .update(orders)
+      .set({ site: 'Ruiru, Membley estate', distanceKm: 31.4 })
+      .where(eq(orders.id, smooth.id));
+    // Last, so no other change to the load recomputes its row: the truck's arrival before it, reported late.
+    const before = await fence(m2.id, 'YARD_ENTRY', null, '2026-11-26T03:30:00Z'); // reported late
+    const earlier = await fence(m2.id, 'YARD_ENTRY', null, '2026-11-25T18:00:00Z');
+    await db.execute(sql`update geofence_events set at = '2026-11-26T04:15:00Z' where id = ${before}`);
+    await db.execute(sql`delete from geofence_events where id = ${earlier}`);
+    const wrongly = await fence(m2.id, 'YARD_ENTRY', null, '2026-11-26T04:40:00Z'); // recorded, then withdrawn
+    await db.execute(sql`delete from geofence_events where id = ${wrongly}`);
+    const [facts] = await rows<Record<string, string | null>>(
+      db,
+      sql`select site, prev_yard_entry_at = '2026-11-26T04:15:00Z' as prev, site_entry_at = '2026-11-26T06:05:00Z' as entry,
+                 linked_cents::text as linked, gps_km::text as km from trip_facts where assignment_id = ${trip.id}`,
+    );
+    expect(facts).toEqual({
+      site: 'Ruiru, Membley estate',
+      prev: true,
+      entry: true,
+      linked: '210050',
+      km: '56.5',
+    });
 
     for (const [name, { kept, raw, rebuild }] of Object.entries(ROLLUPS)) {
       const maintained = await snapshot(kept);

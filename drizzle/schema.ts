@@ -1009,6 +1009,40 @@ export const tripKm = pgTable(
   (t) => [index('trip_km_truck_entry_idx').on(t.truckId, t.yardEntryAt)],
 );
 
+/**
+ * One row per delivered load with everything the trip views read (issue 26): its order's site, revenue and
+ * distance, its geofence times and the truck's yard arrival before it, its linked costs and GPS km. Kept by
+ * triggers on the rows it copies (assignments, orders, geofence_events, costs, trip_km) in their own
+ * transaction, so a week or a month of trips is one range scan, not a look-up per trip in five tables.
+ */
+export const tripFacts = pgTable(
+  'trip_facts',
+  {
+    assignmentId: integer('assignment_id')
+      .primaryKey()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id').notNull(),
+    truckId: text('truck_id').notNull(),
+    driverId: text('driver_id'),
+    site: text('site').notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }).notNull(),
+    plannedAt: timestamp('planned_at', { withTimezone: true }).notNull(),
+    revenueCents: bigint('revenue_cents', { mode: 'number' }).notNull(),
+    distanceKm: numeric('distance_km', { precision: 8, scale: 2 }).notNull(),
+    yardExitAt: timestamp('yard_exit_at', { withTimezone: true }),
+    siteEntryAt: timestamp('site_entry_at', { withTimezone: true }),
+    siteExitAt: timestamp('site_exit_at', { withTimezone: true }),
+    yardEntryAt: timestamp('yard_entry_at', { withTimezone: true }),
+    prevYardEntryAt: timestamp('prev_yard_entry_at', { withTimezone: true }),
+    linkedCents: bigint('linked_cents', { mode: 'number' }).notNull().default(0),
+    gpsKm: doublePrecision('gps_km'),
+  },
+  (t) => [
+    index('trip_facts_delivered_idx').on(t.deliveredAt),
+    index('trip_facts_truck_exit_idx').on(t.truckId, t.yardExitAt),
+  ],
+);
+
 /** Each truck's side of each fence it is watched against ('yard', 'site:<orderId>', 'stop'), between batches. */
 export const geofenceStates = pgTable(
   'geofence_states',

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, rows } from '../../drizzle/db';
 import { BUSINESS_TIME_ZONE } from '../../shared/constants';
 
@@ -9,39 +9,62 @@ export interface ProfitRow {
   truck_id: string;
   plate: string | null;
   delivered_at: string;
+  /** delivered_at in microseconds since 1970 (exact: a fill the same millisecond is told apart). */
+  delivered_us: string;
   revenue_cents: string;
   distance_km: string;
   linked_cents: string;
   /** The trip's GPS km from its rollup (trip_km), null without a tracked yard exit and entry. */
   gps_km: number | null;
-  cents_per_litre: number | null;
 }
 
+const micros = (column: SQL) => sql`(extract(epoch from ${column}) * 1000000)::int8`;
+
+/** The range's Nairobi days as instants: from its first midnight up to (not including) the day after it. */
+const rangeInstants = (column: SQL, from: string, to: string) =>
+  sql`${column} >= (${from}::date::timestamp at time zone ${BUSINESS_TIME_ZONE})
+      and ${column} < ((${to}::date + 1)::timestamp at time zone ${BUSINESS_TIME_ZONE})`;
+
 /**
- * Loads delivered on the range's Nairobi days with their revenue, linked costs, fuel price and GPS km from the
- * per-trip rollup (never the raw fixes: their cost grows with history and retention drops them).
+ * Loads delivered on the range's Nairobi days with their revenue, linked costs and GPS km: one range scan of
+ * the per-trip rollup (trip_facts, kept by triggers; never the raw fixes, whose cost grows with history and
+ * which retention drops).
  */
 export function deliveredForProfit(db: DbOrTx, from: string, to: string) {
   return rows<ProfitRow>(
     db,
-    sql`select dl.assignment_id, dl.order_id, o.site, dl.truck_id, t.plate, dl.delivered_at, dl.revenue_cents,
-               o.distance_km,
-               (select coalesce(sum(c.amount_cents), 0) from costs c
-                 where c.assignment_id = dl.assignment_id and c.voided_at is null) as linked_cents,
-               tk.km as gps_km,
-               (select (f.cost_cents / f.litres)::float8 from fuel_logs f
-                 where f.truck_id = dl.truck_id and f.voided_at is null and f.litres > 0 and f.cost_cents > 0
-                   and f.captured_at <= dl.delivered_at
-                 order by f.captured_at desc, f.id desc limit 1) as cents_per_litre
-        from delivered_loads dl
-        join orders o on o.id = dl.order_id
-        left join trucks t on t.id = dl.truck_id
-        left join trip_km tk on tk.assignment_id = dl.assignment_id
-        where dl.day between ${from}::date and ${to}::date
-          -- The same days as instants, so the delivered-at index bounds the scan (not every load ever).
-          and dl.delivered_at >= (${from}::date::timestamp at time zone ${BUSINESS_TIME_ZONE})
-          and dl.delivered_at < ((${to}::date + 1)::timestamp at time zone ${BUSINESS_TIME_ZONE})
-        order by dl.delivered_at, dl.assignment_id`,
+    sql`select f.assignment_id, f.order_id, f.site, f.truck_id, t.plate, f.delivered_at,
+               ${micros(sql`f.delivered_at`)} as delivered_us, f.revenue_cents,
+               f.distance_km, f.linked_cents, f.gps_km
+        from trip_facts f
+        left join trucks t on t.id = f.truck_id
+        where ${rangeInstants(sql`f.delivered_at`, from, to)}
+        order by f.delivered_at, f.assignment_id`,
+  );
+}
+
+/**
+ * Per truck, the price per litre of each live, priced fill it could have been running on between `from` and
+ * `to` (µs since 1970): its last fill before `from` and every fill up to `to`, oldest first (ties by id), for
+ * `priceAt`.
+ */
+export function fillPrices(db: DbOrTx, truckIds: string[], fromUs: string, toUs: string) {
+  const from = sql`(timestamptz 'epoch' + ${fromUs}::int8 * interval '1 microsecond')`;
+  const to = sql`(timestamptz 'epoch' + ${toUs}::int8 * interval '1 microsecond')`;
+  return rows<{ truck_id: string; captured_us: string; cents_per_litre: number }>(
+    db,
+    sql`select t.truck_id, ${micros(sql`p.captured_at`)} as captured_us, p.cents_per_litre
+        from jsonb_array_elements_text(${JSON.stringify(truckIds)}::jsonb) as t(truck_id)
+        cross join lateral (
+          (select f.captured_at, f.id, (f.cost_cents / f.litres)::float8 as cents_per_litre from fuel_logs f
+            where f.truck_id = t.truck_id and f.voided_at is null and f.litres > 0 and f.cost_cents > 0
+              and f.captured_at < ${from}
+            order by f.captured_at desc, f.id desc limit 1)
+          union all
+          (select f.captured_at, f.id, (f.cost_cents / f.litres)::float8 from fuel_logs f
+            where f.truck_id = t.truck_id and f.voided_at is null and f.litres > 0 and f.cost_cents > 0
+              and f.captured_at >= ${from} and f.captured_at <= ${to})) p
+        order by t.truck_id, p.captured_at, p.id`,
   );
 }
 
@@ -52,9 +75,7 @@ export function truckCosts(db: DbOrTx, from: string, to: string) {
     sql`select c.truck_id, t.plate, sum(c.amount_cents)::text as cents
         from costs c left join trucks t on t.id = c.truck_id
         where c.voided_at is null and c.truck_id is not null
-          and finance_day(c.incurred_at) between ${from}::date and ${to}::date
-          and c.incurred_at >= (${from}::date::timestamp at time zone ${BUSINESS_TIME_ZONE})
-          and c.incurred_at < ((${to}::date + 1)::timestamp at time zone ${BUSINESS_TIME_ZONE})
+          and ${rangeInstants(sql`c.incurred_at`, from, to)}
         group by c.truck_id, t.plate`,
   );
 }

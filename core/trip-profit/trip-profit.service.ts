@@ -3,12 +3,18 @@ import { resolveRange } from '../../shared/domain/finance';
 import { litresPer100Km, median } from '../../shared/domain/fuel-anomalies';
 import { fromCents } from '../../shared/domain/money';
 import { localDate } from '../../shared/domain/time';
-import { cessFor, fuelShareCents, marginCents } from '../../shared/domain/trip-profit';
+import { cessFor, fuelShareCents, marginCents, priceAt } from '../../shared/domain/trip-profit';
 import { MONEY_MESSAGES, type TFinanceRangeInput } from '../../shared/schemas/money';
 import type { TTripProfit, TTripProfitReport } from '../../shared/schemas/trip-profit';
 import type { Settings } from '../../shared/settings';
 import { appError } from '../errors';
-import { deliveredForProfit, type ProfitRow, recentFills, truckCosts } from './trip-profit.queries';
+import {
+  deliveredForProfit,
+  fillPrices,
+  type ProfitRow,
+  recentFills,
+  truckCosts,
+} from './trip-profit.queries';
 
 /**
  * Each truck's measured L/100 km at its first trip of the list: the median of its last 20 fill intervals by GPS
@@ -41,6 +47,20 @@ async function consumptions(db: DbOrTx, list: ProfitRow[]): Promise<Map<string, 
   return rates;
 }
 
+/** Each truck's fill prices over the list's deliveries (µs), oldest first, for `priceAt`: one statement. */
+async function prices(db: DbOrTx, list: ProfitRow[]) {
+  const byTruck = new Map<string, Array<{ at: number; centsPerLitre: number }>>();
+  if (list.length === 0) return byTruck;
+  const trucks = [...new Set(list.map((r) => r.truck_id))];
+  const [first, last] = [list[0]!.delivered_us, list[list.length - 1]!.delivered_us];
+  for (const p of await fillPrices(db, trucks, first, last)) {
+    const l = byTruck.get(p.truck_id) ?? [];
+    l.push({ at: Number(p.captured_us), centsPerLitre: Number(p.cents_per_litre) });
+    byTruck.set(p.truck_id, l);
+  }
+  return byTruck;
+}
+
 /**
  * Each load delivered in the range with its margin, and per truck the sum of its trips less its costs that
  * belong to no trip; that equals the truck breakdown's revenue − cost less the trips' allowance and cess,
@@ -56,6 +76,7 @@ export async function tripProfit(
   if (!range) throw appError('BAD_REQUEST', MONEY_MESSAGES.range);
   const list = await deliveredForProfit(db, range.from, range.to);
   const rates = await consumptions(db, list);
+  const fills = await prices(db, list);
   const trips: Array<TTripProfit & { cents: { allocated: number; margin: number; revenue: number } }> = [];
   for (const r of list) {
     const deliveredAt = new Date(r.delivered_at);
@@ -63,7 +84,11 @@ export async function tripProfit(
     const km = gps ?? Number(r.distance_km) * 2;
     const money = {
       revenueCents: Number(r.revenue_cents),
-      fuelCents: fuelShareCents(km, rates.get(r.truck_id) ?? null, r.cents_per_litre),
+      fuelCents: fuelShareCents(
+        km,
+        rates.get(r.truck_id) ?? null,
+        priceAt(fills.get(r.truck_id) ?? [], Number(r.delivered_us)),
+      ),
       linkedCents: Number(r.linked_cents),
       allowanceCents: settings.trips.allowanceCents,
       cessCents: cessFor(r.site, settings.trips.cess),

@@ -19,27 +19,21 @@ export interface TripRow {
   yard_entry: string | null;
 }
 
-/** Loads delivered since `from` with their geofence events (issue 16) and the truck's yard arrival before. */
+/**
+ * Loads delivered since `from` with their geofence events (issue 16) and the truck's yard arrival before: one
+ * range scan of the per-trip rollup (trip_facts, kept by triggers), not a look-up per trip in five tables.
+ */
 export function deliveredTrips(db: DbOrTx, from: Date, driverId: string | null) {
   return rows<TripRow>(
     db,
-    sql`select a.id, a.order_id, o.site, a.truck_id, t.plate, a.driver_id, d.name as driver_name,
-               a.delivered_at, coalesce(a.scheduled_at, a.created_at) as planned_at,
-               ev.yard_exit, ev.site_entry, ev.site_exit, ev.yard_entry,
-               (select max(g.at) from geofence_events g
-                 where g.truck_id = a.truck_id and g.kind = 'YARD_ENTRY' and g.at <= ev.yard_exit) as prev_yard_entry
-        from assignments a
-        join orders o on o.id = a.order_id
+    sql`select a.assignment_id as id, a.order_id, a.site, a.truck_id, t.plate, a.driver_id, d.name as driver_name,
+               a.delivered_at, a.planned_at, a.prev_yard_entry_at as prev_yard_entry, a.yard_exit_at as yard_exit,
+               a.site_entry_at as site_entry, a.site_exit_at as site_exit, a.yard_entry_at as yard_entry
+        from trip_facts a
         left join trucks t on t.id = a.truck_id
         left join drivers d on d.id = a.driver_id
-        cross join lateral (
-          select min(at) filter (where kind = 'YARD_EXIT') as yard_exit,
-                 min(at) filter (where kind = 'SITE_ENTRY') as site_entry,
-                 max(at) filter (where kind = 'SITE_EXIT') as site_exit,
-                 min(at) filter (where kind = 'YARD_ENTRY') as yard_entry
-          from geofence_events where assignment_id = a.id) ev
-        where a.status = 'DELIVERED' and a.delivered_at >= ${from.toISOString()}
+        where a.delivered_at >= ${from.toISOString()}
           and ${driverId === null ? sql`true` : driverOwnsLoadSql(driverId, 'a')}
-        order by a.delivered_at desc, a.id desc`,
+        order by a.delivered_at desc, a.assignment_id desc`,
   );
 }

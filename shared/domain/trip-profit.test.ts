@@ -7,6 +7,7 @@ import {
   outsideWindow,
   parseCess,
   parseWindow,
+  priceAt,
 } from './trip-profit';
 
 describe('county cess', () => {
@@ -19,6 +20,25 @@ describe('county cess', () => {
   it('is nothing without rules', () => expect(cessFor('Ruiru', parseCess(''))).toBe(0));
   it('refuses a malformed entry', () =>
     expect(() => parseCess('Kiambu:300')).toThrow('"Kiambu:300" is not place=KES'));
+});
+
+describe('price paid at the last fill', () => {
+  // Oldest first; two fills in the same microsecond: the later one (higher id) wins, as the SQL it replaced.
+  const fills = [
+    { at: 1_000, centsPerLitre: 17_000 },
+    { at: 2_000, centsPerLitre: 17_500 },
+    { at: 2_000, centsPerLitre: 17_600 },
+    { at: 5_000, centsPerLitre: 18_000 },
+  ];
+  it.each([
+    ['before any fill', 999, null],
+    ['at the first fill', 1_000, 17_000],
+    ['between fills', 1_999, 17_000],
+    ['at two fills of the same instant', 2_000, 17_600],
+    ['a microsecond before the next', 4_999, 17_600],
+    ['after the last', 9_000, 18_000],
+  ])('%s', (_name, at, price) => expect(priceAt(fills, at)).toBe(price));
+  it('is null without fills', () => expect(priceAt([], 5_000)).toBeNull());
 });
 
 describe('trip money', () => {

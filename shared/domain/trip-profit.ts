@@ -42,6 +42,24 @@ export function fuelShareCents(km: number | null, litresPer100: number | null, c
   return Math.round(((km * litresPer100) / 100) * centsPerLitre);
 }
 
+/**
+ * The price per litre paid at the truck's last fill at or before `at`: `fills` oldest first, a later
+ * entry winning a tie; null when it had none by then.
+ */
+export function priceAt(
+  fills: ReadonlyArray<{ at: number; centsPerLitre: number }>,
+  at: number,
+): number | null {
+  let lo = 0;
+  let hi = fills.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (fills[mid]!.at <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? null : fills[lo - 1]!.centsPerLitre;
+}
+
 export interface TripMoney {
   revenueCents: number;
   fuelCents: number;

@@ -141,7 +141,9 @@ describe('profit per trip', () => {
     expect(wrong.json().error).toBe("Choose one of this truck's loads.");
 
     const range = '?from=2026-11-24&to=2026-11-24';
-    const report = (await t.call('GET', `/api/admin/finance/trips${range}`, admin)).json();
+    const reportRes = await t.call('GET', `/api/admin/finance/trips${range}`, admin);
+    expect(reportRes.statusCode, reportRes.body).toBe(200);
+    const report = reportRes.json();
     const breakdown = (await t.call('GET', `/api/admin/finance/truck-breakdown${range}`, admin)).json();
 
     // Trip 1: its tracked kilometres at the truck's measured consumption and the last price paid.
