@@ -88,7 +88,7 @@ describe('customer screens on a 360 px phone', () => {
       .filter({ hasText: 'Email is required to create your portal login.' });
     await expect.poll(() => alert.count()).toBe(1);
     await expect.poll(() => inViewport(alert)).toBe(true);
-    expect(await holdsFocus(page.locator('.form-status'))).toBe(true);
+    await expect.poll(() => holdsFocus(page.locator('.form-status'))).toBe(true);
 
     // The same error again, after the person scrolled back down to the button: in view again.
     await page.getByRole('button', { name: 'Place order' }).scrollIntoViewIfNeeded();
@@ -105,7 +105,7 @@ describe('customer screens on a 360 px phone', () => {
     const heading = page.getByRole('heading', { name: /^Order #\d+ received$/ });
     await expect.poll(() => heading.isVisible()).toBe(true);
     await expect.poll(() => inViewport(heading)).toBe(true);
-    expect(await holdsFocus(heading)).toBe(true);
+    await expect.poll(() => holdsFocus(heading)).toBe(true);
     const summary = page.getByRole('region', { name: /^Order #\d+ received$/ });
     expect(await inViewport(summary.getByText('KES 32,000', { exact: true }).first())).toBe(true);
     const prompt = summary.getByRole('region', { name: 'Pay with M-Pesa on your phone' });
