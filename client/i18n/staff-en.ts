@@ -189,6 +189,8 @@ export const staffEn = {
       "Revenue less the fuel share (km × the truck's measured consumption × price paid), loading and offloading costs named to the load, the driver's allowance and county cess.",
     tripProfitFailed: 'Failed to load trip profit.',
     noTrips: 'No delivered trips in this range.',
+    tripsShown: 'The latest {{shown}} of {{count}} trips; the per-truck totals count all of them.',
+    moreTrips: 'Show more trips',
     trip: 'Trip',
     delivered: 'Delivered',
     km: 'Km',

@@ -186,6 +186,8 @@ export const staffSw: StaffCatalog = {
       'Mapato ukitoa sehemu ya mafuta (km × matumizi ya mafuta ya lori yaliyopimwa × bei iliyolipwa), gharama za kupakia na kupakua zilizotajwa kwa mzigo, posho ya dereva na ushuru wa kaunti.',
     tripProfitFailed: 'Imeshindwa kupakia faida ya safari.',
     noTrips: 'Hakuna safari zilizokamilika katika kipindi hiki.',
+    tripsShown: 'Safari {{shown}} za karibuni kati ya {{count}}; jumla za kila lori zinazihesabu zote.',
+    moreTrips: 'Onyesha safari zaidi',
     trip: 'Safari',
     delivered: 'Ulifikishwa',
     km: 'Km',

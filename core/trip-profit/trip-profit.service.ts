@@ -4,8 +4,13 @@ import { litresPer100Km, median } from '../../shared/domain/fuel-anomalies';
 import { fromCents } from '../../shared/domain/money';
 import { localDate } from '../../shared/domain/time';
 import { cessFor, fuelShareCents, marginCents, priceAt } from '../../shared/domain/trip-profit';
-import { MONEY_MESSAGES, type TFinanceRangeInput } from '../../shared/schemas/money';
-import type { TTripProfit, TTripProfitReport } from '../../shared/schemas/trip-profit';
+import { MONEY_MESSAGES } from '../../shared/schemas/money';
+import {
+  TRIP_PROFIT_PAGE,
+  type TTripProfit,
+  type TTripProfitInput,
+  type TTripProfitReport,
+} from '../../shared/schemas/trip-profit';
 import type { Settings } from '../../shared/settings';
 import { appError } from '../errors';
 import {
@@ -62,14 +67,14 @@ async function prices(db: DbOrTx, list: ProfitRow[]) {
 }
 
 /**
- * Each load delivered in the range with its margin, and per truck the sum of its trips less its costs that
- * belong to no trip; that equals the truck breakdown's revenue − cost less the trips' allowance and cess,
- * to the cent (all sums in cents).
+ * Each load delivered in the range with its margin (the latest `limit` listed, newest first), and per truck
+ * the sum of all its trips less its costs that belong to no trip; that equals the truck breakdown's revenue −
+ * cost less the trips' allowance and cess, to the cent (all sums in cents).
  */
 export async function tripProfit(
   db: DbOrTx,
   settings: Pick<Settings, 'trips'>,
-  input: TFinanceRangeInput,
+  input: TTripProfitInput,
   now: Date,
 ): Promise<TTripProfitReport> {
   const range = resolveRange(localDate(now), input?.from, input?.to);
@@ -131,12 +136,16 @@ export async function tripProfit(
     row.margin += t.cents.margin;
     row.allocated += t.cents.allocated;
   }
-  for (const c of costs)
-    truck(c.truck_id, c.plate).costs += Number(c.cents);
+  for (const c of costs) truck(c.truck_id, c.plate).costs += Number(c.cents);
   return {
     from: range.from,
     to: range.to,
-    trips: trips.map(({ cents: _c, ...t }) => t),
+    // The list is oldest first: its tail, reversed, is the latest `limit` newest first.
+    trips: trips
+      .slice(-(input?.limit ?? TRIP_PROFIT_PAGE))
+      .reverse()
+      .map(({ cents: _c, ...t }) => t),
+    tripCount: trips.length,
     trucks: [...trucks.entries()]
       .map(([truckId, t]) => {
         const unallocated = t.costs - t.allocated;

@@ -140,8 +140,8 @@ export function zNumber(o: NumberOptions) {
   return z.preprocess(numberFromText, n);
 }
 
-/** How many rows a list answers: a whole number from 1 to `max`, `max` when not given. */
-export function zListLimit(max: number) {
+/** How many rows a list answers: a whole number from 1 to `max`, `fallback` (`max`) when not given. */
+export function zListLimit(max: number, fallback = max) {
   const message = `Ask for between 1 and ${max} rows.`;
   return zNumber({
     message,
@@ -150,7 +150,7 @@ export function zListLimit(max: number) {
     maxMessage: message,
     decimals: 0,
     decimalsMessage: message,
-  }).default(max);
+  }).default(fallback);
 }
 
 /** Shillings: greater than zero (or zero when `zero`), at most `max`, at most two decimals. */

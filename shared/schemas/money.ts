@@ -217,7 +217,8 @@ export const ZAuditRecord = z.object({
 });
 export type TAuditRecord = z.infer<typeof ZAuditRecord>;
 
-export const ZFinanceRangeInput = z.object({ from: ZDateOnly, to: ZDateOnly }).optional();
+export const ZFinanceRange = z.object({ from: ZDateOnly, to: ZDateOnly });
+export const ZFinanceRangeInput = ZFinanceRange.optional();
 export type TFinanceRangeInput = z.infer<typeof ZFinanceRangeInput>;
 
 export const ZFinanceSummary = z.object({

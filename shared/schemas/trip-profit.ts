@@ -1,4 +1,16 @@
 import { z } from 'zod';
+import { blankToUndefined, zListLimit } from './common';
+import { ZFinanceRange } from './money';
+
+/** Trips an answer lists when not asked for more (latest first), and the most it lists. */
+export const TRIP_PROFIT_PAGE = 100;
+export const TRIP_PROFIT_MAX_TRIPS = 5000;
+
+/** A finance range, and how many of its trips to list: the per-truck totals always cover all of them. */
+export const ZTripProfitInput = ZFinanceRange.extend({
+  limit: z.preprocess(blankToUndefined, zListLimit(TRIP_PROFIT_MAX_TRIPS, TRIP_PROFIT_PAGE)),
+}).optional();
+export type TTripProfitInput = z.infer<typeof ZTripProfitInput>;
 
 export const ZTripProfit = z.object({
   assignmentId: z.number(),
@@ -34,7 +46,10 @@ export const ZTruckTripTotals = z.object({
 export const ZTripProfitReport = z.object({
   from: z.string(),
   to: z.string(),
+  /** The range's latest trips, newest first, at most the `limit` asked for. */
   trips: z.array(ZTripProfit),
+  /** Every trip of the range (the per-truck totals sum them all). */
+  tripCount: z.number(),
   trucks: z.array(ZTruckTripTotals),
 });
 export type TTripProfitReport = z.infer<typeof ZTripProfitReport>;

@@ -1,14 +1,29 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatDateTime } from '../../../shared/domain/format';
+import { TRIP_PROFIT_MAX_TRIPS, TRIP_PROFIT_PAGE } from '../../../shared/schemas/trip-profit';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
 import { Alert } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 
-/** Each delivered trip's margin, and per truck the trips less the costs that belong to no trip. */
+/**
+ * Each delivered trip's margin (the latest page of them, more on a tap), and per truck all its trips less the
+ * costs that belong to no trip.
+ */
 export function TripProfit({ range }: { range: { from: string; to: string } | undefined }) {
   const { t } = useStaffT();
-  const report = trpc.admin.finance.trips.list.useQuery(range);
+  const format = useFormat();
+  const [limit, setLimit] = useState(TRIP_PROFIT_PAGE);
+  // The list that is there stays while a longer one loads (nothing jumps back to empty).
+  const report = trpc.admin.finance.trips.list.useQuery(
+    { ...range, limit },
+    { placeholderData: keepPreviousData },
+  );
+  const shown = report.data?.trips.length ?? 0;
+  const count = report.data?.tripCount ?? 0;
   return (
     <div className="card">
       <h3>{t('finance.tripProfit')}</h3>
@@ -48,6 +63,23 @@ export function TripProfit({ range }: { range: { from: string; to: string } | un
           { header: t('finance.margin'), numeric: true, cell: (trip) => <Money value={trip.margin} /> },
         ]}
       />
+      {count > shown ? (
+        <div className="button-row">
+          <p className="muted">
+            {t('finance.tripsShown', { shown: format.number(shown), count: format.number(count) })}
+          </p>
+          {shown < TRIP_PROFIT_MAX_TRIPS ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={report.isFetching}
+              onClick={() => setLimit((l) => Math.min(l + TRIP_PROFIT_PAGE, TRIP_PROFIT_MAX_TRIPS))}
+            >
+              {t('finance.moreTrips')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       <h4>{t('finance.perTruck')}</h4>
       <DataList
         label={t('finance.perTruckLabel')}

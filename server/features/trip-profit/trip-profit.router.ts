@@ -1,6 +1,5 @@
 import { tripProfit } from '../../../core/trip-profit/trip-profit.service';
-import { ZFinanceRangeInput } from '../../../shared/schemas/money';
-import { ZTripProfitReport } from '../../../shared/schemas/trip-profit';
+import { ZTripProfitInput, ZTripProfitReport } from '../../../shared/schemas/trip-profit';
 import { roleProcedure, router } from '../../trpc';
 
 export const tripProfitRouter = router({
@@ -10,11 +9,11 @@ export const tripProfitRouter = router({
         method: 'GET',
         path: '/api/admin/finance/trips',
         summary:
-          "Profit per delivered trip (revenue less fuel share, linked loading/offloading costs, driver allowance, county cess) and per truck, with the truck's costs that belong to no trip",
+          "Profit per delivered trip (revenue less fuel share, linked loading/offloading costs, driver allowance, county cess), the latest `limit` (default 100) listed, and per truck over every trip of the range, with the truck's costs that belong to no trip",
         example: { from: '2026-11-01', to: '2026-11-23' },
       },
     })
-    .input(ZFinanceRangeInput)
+    .input(ZTripProfitInput)
     .output(ZTripProfitReport)
     .query(({ ctx, input }) => tripProfit(ctx.db, ctx.deps.settings, input, ctx.now())),
 });

@@ -178,6 +178,21 @@ describe('profit per trip', () => {
     expect(report.trucks.find((x: { truckId: string }) => x.truckId === untracked.id).unallocatedCost).toBe(
       16_999.99,
     );
+
+    // A page of the list: the latest trips, newest first, and the per-truck totals still over all of them.
+    expect(report.tripCount).toBe(report.trips.length);
+    const newestFirst = report.trips.map((x: { deliveredAt: string }) => x.deliveredAt);
+    expect(newestFirst).toEqual([...newestFirst].sort().reverse());
+    const one = await t.call('GET', `/api/admin/finance/trips${range}&limit=1`, admin);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().trips).toEqual([report.trips[0]]);
+    expect(one.json().tripCount).toBe(report.tripCount);
+    expect(one.json().trucks).toEqual(report.trucks);
+    for (const limit of ['0', '5001', '2.5', 'many']) {
+      const refused = await t.call('GET', `/api/admin/finance/trips${range}&limit=${limit}`, admin);
+      expect(refused.statusCode, limit).toBe(400);
+      expect(refused.json().error).toBe('Ask for between 1 and 5000 rows.');
+    }
   });
 
   it('only ADMIN reads trip profit', async () => {
