@@ -129,7 +129,7 @@ async function main() {
       join pg_class c on c.oid = i.inhrelid where i.inhparent = 'truck_positions'::regclass`
     )[0]!.b;
   console.log(
-    `${keep ? 'kept' : 'seeded'} ${n!.fixes.toLocaleString()} fixes (${TRUCKS} trucks × ${DAYS} days, every ${INTERVAL_S} s), ${n!.days} truck-days, ${n!.logs} fuel logs, ${n!.loads} loads in ${((Date.now() - t0) / 1000).toFixed(0)} s; database ${mb(Number(await size()))}, positions ${mb(Number(await positionsSize()))}`,
+    `${keep ? 'kept' : 'seeded'} ${n!.fixes.toLocaleString()} fixes (${keep ? `${TRUCKS} trucks, as a previous run left them` : `${TRUCKS} trucks × ${DAYS} days, every ${INTERVAL_S} s`}), ${n!.days} truck-days, ${n!.logs} fuel logs, ${n!.loads} loads in ${((Date.now() - t0) / 1000).toFixed(0)} s; database ${mb(Number(await size()))}, positions ${mb(Number(await positionsSize()))}`,
   );
 
   const settings = loadSettings({
