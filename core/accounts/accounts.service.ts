@@ -12,8 +12,7 @@ import {
   reversePayment,
   statementOf,
 } from '../../shared/domain/accounts';
-import { formatMoney } from '../../shared/domain/format';
-import { creditLines, type InvoiceLine, loadLine } from '../../shared/domain/invoices';
+import { type InvoiceLine, loadLine } from '../../shared/domain/invoices';
 import { fromCents, toCents } from '../../shared/domain/money';
 import { addDays, localDate, startOfLocalDate } from '../../shared/domain/time';
 import { PAYMENT_TYPE } from '../../shared/etims/codes';
@@ -34,7 +33,7 @@ import {
   type TReversePaymentInput,
   type TStatement,
 } from '../../shared/schemas/accounts';
-import { creditNotePath, INVOICE_MESSAGES, type TCreditNoteResult } from '../../shared/schemas/invoices';
+import { creditNotePath, type TCreditNoteResult } from '../../shared/schemas/invoices';
 import type { Settings } from '../../shared/settings';
 import type { CtxUser } from '../access/actor';
 import { mayReadAccount } from '../access/rules';
@@ -43,7 +42,7 @@ import { renderStatementPdf, statementCsv } from '../documents/statement-pdf';
 import { appError } from '../errors';
 import { activeBranch } from '../etims/branch.queries';
 import * as iq from '../invoices/invoices.queries';
-import { creditNoteIssued, issueInvoice } from '../invoices/invoices.service';
+import { creditNoteIssued, creditNoteLines, issueInvoice } from '../invoices/invoices.service';
 import { lockOrder, type OrderRow } from '../orders/orders.queries';
 import * as pq from '../payments/payments.queries';
 import * as q from './accounts.queries';
@@ -392,16 +391,7 @@ export async function creditLoadInvoice(
     const order = seen.orderId ? await lockOrder(tx, seen.orderId) : undefined;
     await lockExistingAccount(tx, seen.customerId);
     const sale = (await iq.lockInvoice(tx, seen.id))!;
-    const credits = await iq.creditNotesOf(tx, sale.id);
-    const remaining = sale.totalCents - credits.reduce((s, c) => s + c.totalCents, 0);
-    const wanted = input.amount === undefined ? undefined : toCents(input.amount);
-    const made = creditLines(sale.lines as InvoiceLine[], remaining, wanted);
-    if ('error' in made) {
-      if (made.error === 'nothing-left') throw appError('CONFLICT', INVOICE_MESSAGES.nothingLeft);
-      if (made.error === 'too-much')
-        throw appError('BAD_REQUEST', INVOICE_MESSAGES.tooMuch(formatMoney(fromCents(remaining))));
-      throw appError('BAD_REQUEST', INVOICE_MESSAGES.amount);
-    }
+    const { made } = await creditNoteLines(tx, sale, input.amount);
     const note = await issueInvoice(tx, {
       customer: {
         id: sale.customerId,

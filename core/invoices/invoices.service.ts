@@ -140,6 +140,28 @@ export async function invoiceOrderPaid(
  * A credit note against a paid order's sale (ADMIN): `amount` KES, or what is left of the sale when absent;
  * never more than that. Sand not yet delivered that it credits goes back into KRA's stock after it.
  */
+/**
+ * The lines a credit note against `sale` takes: what is left of it after its credit notes so far, `amount`
+ * (KES) of that or all of it; refused as INVOICE_MESSAGES words it. Its earlier credit notes come back too.
+ */
+export async function creditNoteLines(
+  tx: DbOrTx,
+  sale: Pick<q.InvoiceRow, 'id' | 'totalCents' | 'lines'>,
+  amount: number | undefined,
+) {
+  const credits = await q.creditNotesOf(tx, sale.id);
+  const remaining = sale.totalCents - credits.reduce((s, c) => s + c.totalCents, 0);
+  const wanted = amount === undefined ? undefined : toCents(amount);
+  const made = creditLines(sale.lines as InvoiceLine[], remaining, wanted);
+  if ('error' in made) {
+    if (made.error === 'nothing-left') throw appError('CONFLICT', INVOICE_MESSAGES.nothingLeft);
+    if (made.error === 'too-much')
+      throw appError('BAD_REQUEST', INVOICE_MESSAGES.tooMuch(formatMoney(fromCents(remaining))));
+    throw appError('BAD_REQUEST', INVOICE_MESSAGES.amount);
+  }
+  return { credits, made };
+}
+
 export async function issueCreditNote(
   db: DbOrTx,
   admin: CtxUser,
@@ -151,16 +173,7 @@ export async function issueCreditNote(
     if (!order) throw appError('NOT_FOUND', INVOICE_MESSAGES.orderNotFound);
     const sale = await q.orderSale(tx, order.id);
     if (!sale) throw appError('CONFLICT', INVOICE_MESSAGES.notPaid);
-    const credits = await q.creditNotesOf(tx, sale.id);
-    const remaining = sale.totalCents - credits.reduce((s, c) => s + c.totalCents, 0);
-    const wanted = input.amount === undefined ? undefined : toCents(input.amount);
-    const made = creditLines(sale.lines as InvoiceLine[], remaining, wanted);
-    if ('error' in made) {
-      if (made.error === 'nothing-left') throw appError('CONFLICT', INVOICE_MESSAGES.nothingLeft);
-      if (made.error === 'too-much')
-        throw appError('BAD_REQUEST', INVOICE_MESSAGES.tooMuch(formatMoney(fromCents(remaining))));
-      throw appError('BAD_REQUEST', INVOICE_MESSAGES.amount);
-    }
+    const { credits, made } = await creditNoteLines(tx, sale, input.amount);
     const creditedTonnes = made.lines.reduce((s, l) => s + l.tonnes, 0);
     const undelivered =
       sale.tonnes - (await q.deliveredTonnes(tx, order.id)) - credits.reduce((s, c) => s + c.stockTonnes, 0);
