@@ -235,6 +235,19 @@ function stkPaymentValues(stk: StkResult, amountCents: number, now: Date, receiv
   };
 }
 
+/** What a C2B confirmation says of the money, as a payment row records it (to an order or an account). */
+function c2bFacts(c2b: C2bPayment, now: Date) {
+  return {
+    amountCents: c2b.amountCents,
+    mpesaReceipt: c2b.receipt,
+    accountRef: c2b.accountRef,
+    payerName: c2b.payerName,
+    payerPhone: c2b.payerPhone,
+    paidAt: c2b.paidAt ?? now,
+    updatedAt: now,
+  };
+}
+
 /**
  * A paybill payment to a customer's account number (`MCA<customer id>`): recorded once per receipt on the
  * account (taken under its lock) and settled there, paying its oldest open invoices. Undefined when no
@@ -246,15 +259,7 @@ async function applyAccountC2b(tx: DbOrTx, c2b: C2bPayment, now: Date): Promise<
   if (!account) return undefined;
   const ref = c2b.receipt;
   if (await pq.paymentByReceipt(tx, ref)) return { outcome: 'duplicate', ref };
-  const facts = {
-    amountCents: c2b.amountCents,
-    mpesaReceipt: c2b.receipt,
-    accountRef: c2b.accountRef,
-    payerName: c2b.payerName,
-    payerPhone: c2b.payerPhone,
-    paidAt: c2b.paidAt ?? now,
-    updatedAt: now,
-  };
+  const facts = c2bFacts(c2b, now);
   if (await recordOnHolder(tx, ref, { ...facts, source: 'MPESA_C2B' })) return { outcome: 'duplicate', ref };
   const payment = await pq.insertPaymentOnce(tx, {
     ...facts,
@@ -279,15 +284,7 @@ async function applyC2b(tx: DbOrTx, c2b: C2bPayment, now: Date): Promise<Result>
   // Taken before anything is read: a second delivery of this receipt waits here, then finds it recorded.
   const order = typedId ? await lockOrder(tx, typedId) : undefined;
   if (await pq.paymentByReceipt(tx, ref)) return { outcome: 'duplicate', ref };
-  const facts = {
-    amountCents: c2b.amountCents,
-    mpesaReceipt: c2b.receipt,
-    accountRef: c2b.accountRef,
-    payerName: c2b.payerName,
-    payerPhone: c2b.payerPhone,
-    paidAt: c2b.paidAt ?? now,
-    updatedAt: now,
-  };
+  const facts = c2bFacts(c2b, now);
   // Ops confirmed this receipt by hand already (on this order or another): the money is accounted for.
   if (await recordOnHolder(tx, ref, { ...facts, source: 'MPESA_C2B' })) return { outcome: 'duplicate', ref };
   if (order) {
