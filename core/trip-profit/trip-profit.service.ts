@@ -85,9 +85,8 @@ export async function tripProfit(
     truckCosts(db, range.from, range.to),
   ]);
   const [rates, fills] = await Promise.all([consumptions(db, list), prices(db, list)]);
-  const trips: Array<TTripProfit & { cents: { allocated: number; margin: number; revenue: number } }> = [];
-  for (const r of list) {
-    const deliveredAt = new Date(r.delivered_at);
+  // Every trip's money (the per-truck totals sum them all); the answer's rows only for the trips it lists.
+  const trips = list.map((r) => {
     const gps = r.gps_km === null ? null : Number(r.gps_km);
     const km = gps ?? Number(r.distance_km) * 2;
     const money = {
@@ -101,25 +100,24 @@ export async function tripProfit(
       allowanceCents: settings.trips.allowanceCents,
       cessCents: cessFor(r.site, settings.trips.cess),
     };
-    const m = marginCents(money);
-    trips.push({
-      assignmentId: Number(r.assignment_id),
-      orderId: Number(r.order_id),
-      site: r.site,
-      truckId: r.truck_id,
-      plate: r.plate,
-      deliveredAt: deliveredAt.toISOString(),
-      km: Math.round(km * 10) / 10,
-      kmSource: gps !== null ? 'gps' : 'order',
-      revenue: fromCents(money.revenueCents),
-      fuel: fromCents(money.fuelCents),
-      linkedCosts: fromCents(money.linkedCents),
-      allowance: fromCents(money.allowanceCents),
-      cess: fromCents(money.cessCents),
-      margin: fromCents(m),
-      cents: { allocated: money.fuelCents + money.linkedCents, margin: m, revenue: money.revenueCents },
-    });
-  }
+    return { r, gps, km, money, margin: marginCents(money) };
+  });
+  const row = ({ r, gps, km, money, margin }: (typeof trips)[number]): TTripProfit => ({
+    assignmentId: Number(r.assignment_id),
+    orderId: Number(r.order_id),
+    site: r.site,
+    truckId: r.truck_id,
+    plate: r.plate,
+    deliveredAt: new Date(r.delivered_at).toISOString(),
+    km: Math.round(km * 10) / 10,
+    kmSource: gps !== null ? 'gps' : 'order',
+    revenue: fromCents(money.revenueCents),
+    fuel: fromCents(money.fuelCents),
+    linkedCosts: fromCents(money.linkedCents),
+    allowance: fromCents(money.allowanceCents),
+    cess: fromCents(money.cessCents),
+    margin: fromCents(margin),
+  });
   const trucks = new Map<
     string,
     { plate: string | null; trips: number; revenue: number; margin: number; allocated: number; costs: number }
@@ -129,12 +127,12 @@ export async function tripProfit(
     trucks.set(id, t);
     return t;
   };
-  for (const t of trips) {
-    const row = truck(t.truckId, t.plate);
-    row.trips += 1;
-    row.revenue += t.cents.revenue;
-    row.margin += t.cents.margin;
-    row.allocated += t.cents.allocated;
+  for (const { r, money, margin } of trips) {
+    const totals = truck(r.truck_id, r.plate);
+    totals.trips += 1;
+    totals.revenue += money.revenueCents;
+    totals.margin += margin;
+    totals.allocated += money.fuelCents + money.linkedCents;
   }
   for (const c of costs) truck(c.truck_id, c.plate).costs += Number(c.cents);
   return {
@@ -144,7 +142,7 @@ export async function tripProfit(
     trips: trips
       .slice(-(input?.limit ?? TRIP_PROFIT_PAGE))
       .reverse()
-      .map(({ cents: _c, ...t }) => t),
+      .map(row),
     tripCount: trips.length,
     trucks: [...trucks.entries()]
       .map(([truckId, t]) => {
