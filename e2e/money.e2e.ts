@@ -67,7 +67,7 @@ describe('money integrity', () => {
     await logStop(page, { litres: '80', cost: '14000', odometer: '120000' });
     await expect.poll(() => page.getByText('Fuel log saved.').isVisible()).toBe(true);
     await logStop(page, { litres: '60', cost: '10500', odometer: '120450' });
-    await expect.poll(() => page.getByText('450 km').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('450 km', { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('This week: 140 litres').isVisible()).toBe(true);
 
     await logStop(page, { litres: '20', cost: '3500', odometer: '120450' });

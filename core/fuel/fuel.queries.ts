@@ -79,7 +79,11 @@ interface Row {
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
-/** Latest fuel logs with the km since the truck's previous reading (by capture time, voided ones skipped). */
+/**
+ * Latest fuel logs with the km since the truck's previous reading, voided ones skipped. "Previous" is the
+ * list's own order, capture time then entry: two stops captured in the same minute (the form's
+ * precision) follow each other as entered, instead of both reading "n/a".
+ */
 export async function listFuelLogs(db: DbOrTx, limit: number, id?: number): Promise<TFuelLog[]> {
   const rows = await sqlRows<Row>(
     db,
@@ -88,8 +92,9 @@ export async function listFuelLogs(db: DbOrTx, limit: number, id?: number): Prom
            f.note, f.captured_at, f.photo_path, d.name as driver_name, f.is_duplicate, f.duplicate_of, f.confirmed_at,
            u.name as created_by,
            (select p.odometer::float8 from fuel_logs p
-             where p.truck_id = f.truck_id and p.captured_at < f.captured_at and p.odometer is not null and p.voided_at is null
-             order by p.captured_at desc limit 1) as previous_odometer
+             where p.truck_id = f.truck_id and (p.captured_at, p.id) < (f.captured_at, f.id)
+               and p.odometer is not null and p.voided_at is null
+             order by p.captured_at desc, p.id desc limit 1) as previous_odometer
     from fuel_logs f
     left join trucks t on t.id = f.truck_id
     left join drivers d on d.id = f.driver_id

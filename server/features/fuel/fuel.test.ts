@@ -56,6 +56,34 @@ describe('fuel logs', () => {
     ).toEqual([second.json().id, first.json().id]);
   });
 
+  it('counts the km from a stop captured in the same minute, as entered (the form keeps minutes)', async () => {
+    const fuel = await t.signIn('FUEL');
+    const truck = await makeTruck(t.database.db, { plate: `KCB ${unique()}` });
+    const at = new Date(now.getTime() - 3600_000).toISOString();
+    const stop = (litres: number, odometer: number) =>
+      t.call('POST', '/api/fuel/logs', fuel, {
+        truckId: truck.id,
+        litres,
+        odometer,
+        cost: litres * 175,
+        capturedAt: at,
+      });
+    const first = await stop(80, 120_000);
+    const second = await stop(60, 120_450);
+    expect(first.json()).toMatchObject({ mileage: null });
+    expect(second.json()).toMatchObject({ mileage: 450 });
+    const list = await t.call('GET', '/api/fuel/logs?limit=50', fuel);
+    expect(
+      list
+        .json()
+        .filter((l: { truckId: string }) => l.truckId === truck.id)
+        .map((l: { odometer: number; mileage: number | null }) => [l.odometer, l.mileage]),
+    ).toEqual([
+      [120_450, 450],
+      [120_000, null],
+    ]);
+  });
+
   it('validates and refuses unknown trucks', async () => {
     const fuel = await t.signIn('FUEL');
     const truck = await makeTruck(t.database.db);
