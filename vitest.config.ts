@@ -1,10 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // `npm test` runs every project. Integration tests use PGlite unless DATABASE_URL is set (then a fresh
 // PostgreSQL database per test file, cloned from a migrated template). Queue tests need Redis: skipped in
 // the embedded run (neither DATABASE_URL nor REDIS_URL), required with either (test/global-services.ts).
+// Files of the parallel projects (unit, integration) run two at a time at least: vitest's default of one
+// fewer than the cores is one on a 2-core machine, which ran the CI's 135 such files one by one (281 s
+// with two workers against about 460 s of CPU). The queue and browser projects stay one file at a time.
 export default defineConfig({
   test: {
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
