@@ -2,6 +2,7 @@ import './zod-config';
 import { useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { SHELL_ATTRIBUTE } from '../shared/staff-shell';
 import { App } from './app';
 import { setLandingPricing } from './features/landing/landing-pricing';
 import { checkSnapshot, clearSnapshot } from './offline/snapshot';
@@ -21,9 +22,15 @@ window.addEventListener('vite:preloadError', (event) => {
   window.location.reload();
 });
 
-/** The first render has replaced the kept screen (React empties the root on its first commit). */
+/**
+ * The first render has replaced the kept screen or the server's top of the screen (React empties the
+ * root on its first commit).
+ */
 function SnapshotReplaced({ root }: { root: HTMLElement }) {
-  useLayoutEffect(() => clearSnapshot(root), [root]);
+  useLayoutEffect(() => {
+    clearSnapshot(root);
+    root.removeAttribute(SHELL_ATTRIBUTE);
+  }, [root]);
   return null;
 }
 
@@ -46,8 +53,11 @@ async function start() {
     // On a first visit the header shows while the chunk downloads.
     // The service worker may have put the screen last shown here into the root (client/offline/snapshot.ts):
     // it stays on show, inert, until this first render replaces it.
-    const kept = checkSnapshot(root, getSession()?.userEmail ?? null);
-    if (navigator.serviceWorker?.controller) await screen.catch(() => {});
+    // Or the server's page has its top (shared/staff-shell.ts): the first render then waits for the
+    // screen's chunk (preloaded beside the entry), so the title stays instead of blinking out.
+    const shell = root.hasAttribute(SHELL_ATTRIBUTE);
+    const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;
+    if (navigator.serviceWorker?.controller || shell) await screen.catch(() => {});
     createRoot(root).render(
       kept ? (
         <>

@@ -30,3 +30,6 @@ export async function renderLanding(pricing: TPricingInfo): Promise<RenderedLand
   const root = renderToString(<App Router={LandingRouter} />);
   return { root, data: prerenderedScript({ pricing }) };
 }
+
+/** The staff screens' tops for the server's pages (client/staff-shell.tsx). */
+export { renderStaffShells } from './staff-shell';

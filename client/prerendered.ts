@@ -9,12 +9,17 @@ export const PRERENDERED_ID = 'mchanga-prerendered';
 
 /** The data as a JSON script element (not executed, so the CSP's script-src does not apply). */
 export function prerenderedScript(data: Prerendered): string {
+  return jsonScript(PRERENDERED_ID, data);
+}
+
+/** Any JSON value as a script element of this id, safe inside HTML. */
+export function jsonScript(id: string, data: unknown): string {
   // `<` escaped, so no value can close the element; U+2028/9 for old JSON-in-HTML parsers.
   const json = JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
-  return `<script type="application/json" id="${PRERENDERED_ID}">${json}</script>`;
+  return `<script type="application/json" id="${id}">${json}</script>`;
 }
 
 export function readPrerendered(doc: Document | undefined): Prerendered | null {

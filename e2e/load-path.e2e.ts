@@ -2,7 +2,8 @@
  * Issue 28, the staff screens' load path, in the build `npm start` made for these tests: /fuel's fleet
  * map (maplibre) is not part of the screen's first load; it loads once scrolled near or tapped, in a
  * place held at its height from the first paint. A staff screen's first data request starts from the
- * HTML, beside the app code, and the app adopts its answer instead of asking again.
+ * HTML, beside the app code, and the app adopts its answer instead of asking again. Its top (header,
+ * title, subtitle) comes with the HTML too, in the user's language, and the app renders the same over it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ type Session = {
 let fuel: Session;
 let driver: Session;
 let customer: Session;
+let admin: Session;
 
 /** The files only the map needs: FleetMap's chunk and what it imports (maplibre lazily) beyond the entry and /fuel. */
 function mapFiles(): string[] {
@@ -83,6 +85,10 @@ beforeAll(async () => {
     adminToken,
   );
   driver = await api(baseURL, 'POST', '/api/auth/login', { email: driverEmail, password: 'driver-pass-123' });
+  admin = await api(baseURL, 'POST', '/api/auth/login', {
+    email: inject('adminEmail'),
+    password: inject('adminPassword'),
+  });
   customer = await api(baseURL, 'POST', '/api/auth/register', {
     name: 'Lp Builders',
     email: `customer-lp-${suffix.toLowerCase()}@mchanga.co.ke`,
@@ -223,6 +229,68 @@ describe("a staff screen's first data request starts from the HTML", () => {
         expect(dataRequests.filter((u) => u.includes(call))).toHaveLength(1);
         expect(errors.filter((e) => /Content Security Policy|inline script/i.test(e))).toEqual([]);
       } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});
+
+describe("a staff screen's top comes with the HTML", () => {
+  const entryFile = () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    return manifest[entryKey(manifest)]!.file;
+  };
+  const top = (page: Page) =>
+    page.evaluate(() => ({
+      h1: document.querySelector('main h1')?.textContent ?? null,
+      subtitle: document.querySelector('main .page__subtitle')?.textContent ?? null,
+      header: document.querySelector('header .brand')?.textContent ?? null,
+    }));
+
+  it.each([
+    ['/fuel', 'en', () => fuel],
+    ['/fuel', 'sw', () => fuel],
+    ['/driver', 'en', () => driver],
+    ['/driver', 'sw', () => driver],
+    ['/customer', 'en', () => customer],
+    ['/ops', 'en', () => admin],
+    ['/ops/orders', 'sw', () => admin],
+  ] as const)(
+    '%s in %s: shown before any app code has run, then the app renders the same title over it',
+    async (path, language, who) => {
+      const context = await signedIn(who());
+      await context.addInitScript((l: string) => {
+        if (l === 'sw') localStorage.setItem('mchanga.language', 'sw');
+      }, language);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      // The entry script is held until the top has been read: nothing of the app has run by then.
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      await page.route(`**/${entryFile()}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        await page.goto(path, { waitUntil: 'commit' });
+        await page.locator('#root[data-shell] main h1').waitFor({ timeout: 30_000 });
+        const fromHtml = await top(page);
+        expect(fromHtml.header).toBe('Mchanga');
+        expect(fromHtml.h1).toBeTruthy();
+        expect(await page.locator('#root').getAttribute('inert')).toBe('');
+        release();
+        // The app has rendered over it: the root is its own again, with the same title and subtitle.
+        await page.locator('#root:not([data-shell]):not([inert]) main h1').waitFor({ timeout: 60_000 });
+        await expect.poll(() => top(page), { timeout: 15_000 }).toEqual(fromHtml);
+        expect(errors.filter((e) => /Content Security Policy|inline script/i.test(e))).toEqual([]);
+      } finally {
+        release();
         await context.close();
       }
     },

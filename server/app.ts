@@ -20,12 +20,12 @@ import { registerMpesaCallbacks } from './features/mpesa/mpesa.callbacks';
 import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
 import { registerGuestOrderForm } from './guest-order-form';
-import { registerLandingPage } from './landing-html';
+import { registerLandingPage, renderStaffShells } from './landing-html';
 import { lazyChildLogger } from './logging';
 import { registerMetrics } from './metrics';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
-import { FIRST_DATA_SCRIPT_SRC, registerRoutePages } from './route-html';
+import { FIRST_DATA_SCRIPT_SRC, registerRoutePages, STAFF_SHELL_SCRIPT_SRC } from './route-html';
 import { type AppRouter, appRouter } from './router';
 import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
@@ -67,8 +67,9 @@ function helmetOptions(mapTileUrl: string): HelmetOptions {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // The staff screens' inline first-data script, allowed by its hash (server/route-html.ts).
-        scriptSrc: ["'self'", FIRST_DATA_SCRIPT_SRC],
+        // The staff screens' inline scripts (first data, the screen's top), allowed by their hashes
+        // (server/route-html.ts).
+        scriptSrc: ["'self'", FIRST_DATA_SCRIPT_SRC, STAFF_SHELL_SCRIPT_SRC],
         // React and maplibre set inline styles.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
@@ -246,8 +247,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     });
     // `/` pre-rendered with the live pricing (server/landing-html.ts).
     await registerLandingPage(app, clientDir, () => pricingInfo(deps.database, deps.settings));
-    // Every other screen: index.html with its own chunks preloaded (server/route-html.ts).
-    screensRouted = registerRoutePages(app, clientDir);
+    // Every other screen: index.html with its own chunks preloaded, a staff screen's with its top
+    // (server/route-html.ts).
+    const shells = await renderStaffShells(clientDir).catch((err: unknown) => {
+      app.log.warn({ err }, 'staff screens not pre-rendered: they render their top themselves');
+      return {};
+    });
+    screensRouted = registerRoutePages(app, clientDir, shells);
   }
 
   app.setNotFoundHandler((req, reply) => {

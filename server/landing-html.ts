@@ -86,6 +86,28 @@ export function createLandingPages(template: string, render: RenderLanding) {
   };
 }
 
+/** What the build's server render (dist/ssr/prerender.js, from client/prerender.tsx) exports. */
+interface ServerRender {
+  renderLanding: RenderLanding;
+  renderStaffShells: () => Promise<Record<string, string>>;
+}
+
+/** The build's server render beside the client, or null when the build has none. */
+async function serverRender(clientDir: string): Promise<ServerRender | null> {
+  const renderer = join(clientDir, '..', 'ssr', 'prerender.js');
+  if (!existsSync(renderer)) return null;
+  return (await import(pathToFileURL(renderer).href)) as ServerRender;
+}
+
+/**
+ * The staff screens' tops (client/staff-shell.tsx) by route path, rendered once at start; none without
+ * the build's server render (the screens then render their top themselves, as before).
+ */
+export async function renderStaffShells(clientDir: string): Promise<Record<string, string>> {
+  const renderer = await serverRender(clientDir);
+  return renderer ? renderer.renderStaffShells() : {};
+}
+
 /**
  * Serves `/` pre-rendered when the build has the landing render (dist/ssr/prerender.js beside the
  * client). When it cannot be rendered (no pricing: the database is away) the plain index.html goes out
@@ -96,9 +118,9 @@ export async function registerLandingPage(
   clientDir: string,
   pricing: () => Promise<TPricingInfo>,
 ): Promise<void> {
-  const renderer = join(clientDir, '..', 'ssr', 'prerender.js');
-  if (!existsSync(renderer)) return;
-  const { renderLanding } = (await import(pathToFileURL(renderer).href)) as { renderLanding: RenderLanding };
+  const renderer = await serverRender(clientDir);
+  if (!renderer) return;
+  const { renderLanding } = renderer;
   const built = join(clientDir, '.vite', 'landing.html');
   const template = readFileSync(existsSync(built) ? built : join(clientDir, 'index.html'), 'utf8');
   const pages = createLandingPages(template, renderLanding);

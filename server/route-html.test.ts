@@ -6,14 +6,19 @@ import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonScript } from '../client/prerendered';
 import { batchUrl, FIRST_DATA } from '../shared/first-data';
+import { SHELL_ATTRIBUTE, SHELL_DATA_ID, type ShellVariant } from '../shared/staff-shell';
 import { securityHeaders } from './app';
 import {
   FIRST_DATA_SCRIPT,
   FIRST_DATA_SCRIPT_SRC,
   registerRoutePages,
+  STAFF_SHELL_SCRIPT,
+  STAFF_SHELL_SCRIPT_SRC,
   withFirstData,
   withPreloads,
+  withStaffShell,
 } from './route-html';
 
 const INDEX =
@@ -167,7 +172,7 @@ describe('the first data request of a staff screen (issue 28)', () => {
     expect(FIRST_DATA_SCRIPT_SRC).toBe(`'sha256-${hash}'`);
     const csp = securityHeaders('https://tile.openstreetmap.org/{z}/{x}/{y}.png')['content-security-policy']!;
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'));
-    expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}'`);
+    expect(scriptSrc?.trim()).toBe(`script-src 'self' 'sha256-${hash}' ${STAFF_SHELL_SCRIPT_SRC}`);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
@@ -214,5 +219,95 @@ describe('the first data request of a staff screen (issue 28)', () => {
     expect(runScript('/fuel', { token: 't', role: 'FUEL', mustChangePassword: 'true' }).fetched).toEqual([]);
     expect(runScript('/ops/stock', { token: 't', role: 'ADMIN' }).fetched).toEqual([]);
     expect(runScript('/fuel/extra', { token: 't', role: 'FUEL' }).fetched).toEqual([]);
+  });
+});
+
+describe("a staff screen's top in its page (issue 28)", () => {
+  const VARIANTS: ShellVariant[] = [
+    { role: 'DRIVER', linked: true, en: '<h1>Hi {{name}}</h1>', sw: '<h1>Habari {{name}}</h1>' },
+    { role: 'DRIVER', linked: false, en: '<h1>Not linked</h1>', sw: '<h1>Haijaunganishwa</h1>' },
+    { role: 'FUEL', en: '<h1>Fuel</h1>', sw: '<h1>Mafuta</h1>' },
+  ];
+  const SHELL = jsonScript(SHELL_DATA_ID, VARIANTS);
+
+  it('follows the empty root, its data and then the script, and is allowed by its hash', async () => {
+    const html = withStaffShell(INDEX, SHELL);
+    expect(html).toContain(`<div id="root"></div>${SHELL}<script>${STAFF_SHELL_SCRIPT}</script>`);
+    expect(() => withStaffShell('<html><body></body></html>', SHELL)).toThrow('<div id="root"></div>');
+    const hash = createHash('sha256').update(STAFF_SHELL_SCRIPT).digest('base64');
+    expect(STAFF_SHELL_SCRIPT_SRC).toBe(`'sha256-${hash}'`);
+
+    const dir = mkdtempSync(join(tmpdir(), 'mchanga-routes-'));
+    mkdirSync(join(dir, '.vite'));
+    writeFileSync(join(dir, 'index.html'), INDEX);
+    writeFileSync(
+      join(dir, '.vite', 'route-preloads.json'),
+      JSON.stringify([
+        { path: '/fuel', preloads: [] },
+        { path: '/login', preloads: [] },
+      ]),
+    );
+    const app = Fastify();
+    registerRoutePages(app, dir, { '/fuel': SHELL });
+    const fuel = (await app.inject({ url: '/fuel' })).body;
+    expect(fuel).toContain(`${SHELL}<script>${STAFF_SHELL_SCRIPT}</script>`);
+    // Still the first-data script first, in the head.
+    expect(inlineScriptOf(fuel)).toBe(FIRST_DATA_SCRIPT);
+    expect((await app.inject({ url: '/login' })).body).not.toContain(SHELL_DATA_ID);
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs the script as the page would, with this localStorage; answers the root it leaves. */
+  function runShell(stored: Record<string, string>, rootHtml = '') {
+    const attributes: Record<string, string> = {};
+    const root = {
+      innerHTML: rootHtml,
+      get firstChild() {
+        return this.innerHTML ? {} : null;
+      },
+      setAttribute: (name: string, value: string) => {
+        attributes[name] = value;
+      },
+    };
+    const data = { textContent: JSON.stringify(VARIANTS) };
+    const window = { localStorage: { getItem: (k: string) => stored[k] ?? null } };
+    runInNewContext(STAFF_SHELL_SCRIPT, {
+      window,
+      document: {
+        getElementById: (id: string) => (id === 'root' ? root : id === SHELL_DATA_ID ? data : null),
+      },
+      JSON,
+    });
+    return { html: root.innerHTML, attributes: Object.keys(attributes).sort() };
+  }
+
+  it("writes the stored role's variant in the stored language, the name escaped, and marks the root", () => {
+    expect(runShell({ token: 't', role: 'FUEL' })).toEqual({
+      html: '<h1>Fuel</h1>',
+      attributes: ['aria-busy', SHELL_ATTRIBUTE, 'inert'].sort(),
+    });
+    expect(runShell({ token: 't', role: 'FUEL', 'mchanga.language': 'sw' }).html).toBe('<h1>Mafuta</h1>');
+    expect(
+      runShell({ token: 't', role: 'DRIVER', driverId: 'D-1', userName: '<b>Otieno & "Sons"</b>' }).html,
+    ).toBe('<h1>Hi &#60;b&#62;Otieno &#38; &#34;Sons&#34;&#60;/b&#62;</h1>');
+    expect(runShell({ token: 't', role: 'DRIVER', userName: 'Otieno' }).html).toBe('<h1>Not linked</h1>');
+    // Linked but without a name: the screen says something else (its fallback), so nothing is written.
+    expect(runShell({ token: 't', role: 'DRIVER', driverId: 'D-1' }).html).toBe(
+      '<h1>Not linked</h1>'.slice(0, 0),
+    );
+  });
+
+  it('writes nothing without a session, for a role without a variant, on the password screen only, or over a kept screen', () => {
+    expect(runShell({})).toEqual({ html: '', attributes: [] });
+    expect(runShell({ token: 't', role: 'CUSTOMER' })).toEqual({ html: '', attributes: [] });
+    expect(runShell({ token: 't', role: 'FUEL', mustChangePassword: 'true' })).toEqual({
+      html: '',
+      attributes: [],
+    });
+    expect(runShell({ token: 't', role: 'FUEL' }, '<p>kept</p>')).toEqual({
+      html: '<p>kept</p>',
+      attributes: [],
+    });
   });
 });

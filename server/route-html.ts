@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { firstDataScript } from '../shared/first-data';
+import { staffShellScript } from '../shared/staff-shell';
 import { htmlPage, sendPage } from './landing-html';
 
 /** The staff screens whose HTML starts their first data request (shared/first-data.ts, issue 28). */
@@ -23,6 +24,24 @@ export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
 export const FIRST_DATA_SCRIPT = firstDataScript();
 /** The content security policy's source for exactly that script (no 'unsafe-inline'). */
 export const FIRST_DATA_SCRIPT_SRC = `'sha256-${createHash('sha256').update(FIRST_DATA_SCRIPT).digest('base64')}'`;
+
+/** The inline script that writes a staff screen's top into the root (shared/staff-shell.ts). */
+export const STAFF_SHELL_SCRIPT = staffShellScript();
+export const STAFF_SHELL_SCRIPT_SRC = `'sha256-${createHash('sha256').update(STAFF_SHELL_SCRIPT).digest('base64')}'`;
+
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/**
+ * index.html with the screen's tops (`shell`: the JSON element of client/staff-shell.tsx) and the script
+ * that shows the signed-in user's right after the empty root: it runs as the root is parsed, before the
+ * stylesheet has loaded, so the first paint already has it.
+ */
+export function withStaffShell(template: string, shell: string): string {
+  const at = template.indexOf(EMPTY_ROOT);
+  if (at < 0) throw new Error(`index.html has no ${EMPTY_ROOT}.`);
+  const end = at + EMPTY_ROOT.length;
+  return `${template.slice(0, end)}${shell}<script>${STAFF_SHELL_SCRIPT}</script>${template.slice(end)}`;
+}
 
 /**
  * index.html with the first-data script right after `<meta charset>`: before the stylesheet, which an
@@ -50,16 +69,24 @@ export function withPreloads(template: string, files: readonly string[]): string
 
 /**
  * Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback.
+ * `shells` (by route path, from the build's server render) puts a staff screen's top into its page.
  * True when the screens have routes of their own (so any other path is not a screen).
  */
-export function registerRoutePages(app: FastifyInstance, clientDir: string): boolean {
+export function registerRoutePages(
+  app: FastifyInstance,
+  clientDir: string,
+  shells: Readonly<Record<string, string>> = {},
+): boolean {
   const list = join(clientDir, '.vite', 'route-preloads.json');
   if (!existsSync(list)) return false;
   const template = readFileSync(join(clientDir, 'index.html'), 'utf8');
   const routes = JSON.parse(readFileSync(list, 'utf8')) as RoutePreloads[];
   for (const { path, preloads } of routes) {
-    const html = withPreloads(template, preloads);
-    const page = htmlPage(FIRST_DATA_ROUTES.has(path) ? withFirstData(html) : html);
+    let html = withPreloads(template, preloads);
+    if (FIRST_DATA_ROUTES.has(path)) html = withFirstData(html);
+    const shell = shells[path];
+    if (shell) html = withStaffShell(html, shell);
+    const page = htmlPage(html);
     app.get(path, (req, reply) => sendPage(req, reply, page));
   }
   return true;

@@ -10,6 +10,11 @@ import { type LandingCatalog, landingEn } from './landing-en';
 
 type Lang = 'en' | 'sw';
 let current: Lang = 'en';
+/**
+ * The language of a server render: English, except while `renderInLanguage` renders a staff screen's
+ * top in Kiswahili (client/staff-shell.tsx). The browser never changes it, so hydration reads English.
+ */
+let serverLanguage: Lang = 'en';
 let swCatalog: LandingCatalog | null = null;
 const listeners = new Set<() => void>();
 
@@ -24,6 +29,17 @@ export async function setLandingLanguage(language: Lang): Promise<void> {
   current = language;
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   for (const l of listeners) l();
+}
+
+/** Server only: `render` (synchronous, e.g. renderToString) with the landing strings in `language`. */
+export async function renderInLanguage<T>(language: Lang, render: () => T): Promise<T> {
+  if (language === 'sw' && !swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
+  serverLanguage = language;
+  try {
+    return render();
+  } finally {
+    serverLanguage = 'en';
+  }
 }
 
 function subscribe(listener: () => void) {
@@ -43,7 +59,7 @@ export function useLandingT() {
   const language = useSyncExternalStore(
     subscribe,
     () => current,
-    () => 'en' as Lang,
+    () => serverLanguage,
   );
   const catalog = language === 'sw' && swCatalog ? swCatalog : landingEn;
   const t = (key: string, values?: Record<string, string | number>): string =>

@@ -10,6 +10,8 @@
  * and an expired session delete them all.
  */
 
+import { SHELL_ATTRIBUTE } from '../../shared/staff-shell';
+
 /** Cache Storage name; the service worker reads it. */
 export const SNAPSHOT_CACHE = 'mchanga-snapshots';
 /** The header naming whose screen it is: the app drops a kept screen of anyone else. */
@@ -26,7 +28,13 @@ const KEPT_SCREENS = /^\/(ops|driver|fuel)(\/|$)/;
 
 /** Keeps what `root` shows now as the screen of this address (the path, without query or hash). */
 export async function saveSnapshot(root: HTMLElement, email: string): Promise<void> {
-  if (!available() || root.hasAttribute(SNAPSHOT_ATTRIBUTE) || !KEPT_SCREENS.test(location.pathname)) return;
+  if (
+    !available() ||
+    root.hasAttribute(SNAPSHOT_ATTRIBUTE) ||
+    root.hasAttribute(SHELL_ATTRIBUTE) ||
+    !KEPT_SCREENS.test(location.pathname)
+  )
+    return;
   // A screen whose lazy part is still loading is not worth keeping.
   if (root.querySelector('[aria-busy="true"]')) return;
   const copy = root.cloneNode(true) as HTMLElement;
