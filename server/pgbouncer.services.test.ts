@@ -8,7 +8,7 @@ import { STATEMENT_TIMEOUT_MS } from '../drizzle/db';
 import { imageDataUrl } from '../test/factories';
 import { withDatabase } from '../test/global-db';
 import { privatePgbouncer } from '../test/pgbouncer';
-import { freePort } from '../test/redis-server';
+import { freePort, privateRedis } from '../test/redis-server';
 import { startServerProcess, startWorkerProcess } from '../test/server-process';
 import { until } from '../test/until';
 
@@ -24,19 +24,25 @@ describe.skipIf(!url || !redisUrl)('behind PgBouncer in transaction mode', () =>
   let bouncer: Awaited<ReturnType<typeof privatePgbouncer>>;
   let server: Awaited<ReturnType<typeof startServerProcess>>;
   let worker: ReturnType<typeof startWorkerProcess>;
+  // A Redis of its own: the shared one holds jobs other files' servers queued under BullMQ's default
+  // prefix, which this worker would otherwise pick up and run (once it was still busy with one 30 s
+  // after SIGTERM, and the file failed in its clean-up).
+  let redis: Awaited<ReturnType<typeof privateRedis>>;
   let headers: Record<string, string> = {};
 
   beforeAll(async () => {
     admin = postgres(url!, { max: 1, onnotice: () => {} });
     await admin.unsafe(`create database ${dbName}`);
     bouncer = await privatePgbouncer(url!, { poolSize: 4 });
+    redis = await privateRedis();
+    await redis.start();
     const env = {
       HOST: '127.0.0.1',
       DATABASE_URL: bouncer.url(dbName),
       DATABASE_DIRECT_URL: withDatabase(url!, dbName),
       DATABASE_POOL_MAX: '6',
       WORKER_DATABASE_POOL_MAX: '3',
-      REDIS_URL: redisUrl!,
+      REDIS_URL: redis.url,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ADMIN_EMAIL: 'bouncer@example.co.ke',
       ADMIN_PASSWORD: 'bouncer-admin-pass',
@@ -57,6 +63,7 @@ describe.skipIf(!url || !redisUrl)('behind PgBouncer in transaction mode', () =>
     await worker?.stop();
     await server?.stop();
     await bouncer?.stop();
+    await redis?.stop();
     await admin.unsafe(`drop database if exists ${dbName} with (force)`);
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });

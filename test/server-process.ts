@@ -67,7 +67,9 @@ export function startWorkerProcess(env: Record<string, string>) {
         async () => child.exitCode !== null || child.signalCode !== null,
         30_000,
         'the worker to stop',
-      );
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; its last output:\n${output.slice(-3000)}`);
+      });
     },
   };
 }
