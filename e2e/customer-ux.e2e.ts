@@ -66,6 +66,17 @@ async function fillGuestOrder(page: Page, phone: string) {
   await page.getByLabel('Date needed').fill('2026-12-15');
 }
 
+/**
+ * The pre-rendered form has hydrated: it shows the price for what was typed. A tap on Place order before
+ * then posts the form without JavaScript (item 6's path), which these tests of the app's own path must
+ * not take (a CI run once clicked that early on a busy machine).
+ */
+async function priceShown(page: Page) {
+  await expect
+    .poll(() => page.getByText(/^\d+ × KES [\d,.]+ per truck/).isVisible(), { timeout: 20_000 })
+    .toBe(true);
+}
+
 async function registerCustomer(name: string) {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.co.ke`;
   return api<{ token: string; user: { role: string; name: string; email: string } }>(
@@ -81,6 +92,7 @@ describe('customer screens on a 360 px phone', () => {
     const { context, page } = await newPage(browser, app.baseURL, PHONE_360);
     await page.goto('/');
     await fillGuestOrder(page, '0711000333');
+    await priceShown(page);
     await page.getByLabel('Create a portal login to track this order').check();
     await page.getByRole('button', { name: 'Place order' }).click();
     const alert = page
@@ -101,6 +113,7 @@ describe('customer screens on a 360 px phone', () => {
     const { context, page } = await newPage(browser, app.baseURL, PHONE_360);
     await page.goto('/');
     await fillGuestOrder(page, '0711000444');
+    await priceShown(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     const heading = page.getByRole('heading', { name: /^Order #\d+ received$/ });
     await expect.poll(() => heading.isVisible()).toBe(true);
@@ -145,6 +158,7 @@ describe('customer screens on a 360 px phone', () => {
     const { context, page } = await newPage(browser, app.baseURL, PHONE_360);
     await page.goto('/');
     await fillGuestOrder(page, '0711000555');
+    await priceShown(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     const summary = page.getByRole('region', { name: /^Order #\d+ received$/ });
     await expect.poll(() => summary.getByText('Status: Awaiting Payment.').isVisible()).toBe(true);
@@ -217,6 +231,7 @@ describe('customer screens on a 360 px phone', () => {
     const { context, page } = await newPage(browser, app.baseURL, PHONE_360);
     await page.goto('/');
     await fillGuestOrder(page, '0711000666');
+    await priceShown(page);
     await page.getByRole('button', { name: 'Place order' }).click();
     const summary = page.getByRole('region', { name: /^Order #\d+ received$/ });
     await expect.poll(() => summary.isVisible(), { timeout: 20_000 }).toBe(true);
