@@ -125,6 +125,12 @@ async function coldFuel(): Promise<{ context: BrowserContext; page: Page; reques
   return { context, page, requested };
 }
 
+/** The built entry script's file (assets/index-….js). */
+function entryFile(): string {
+  const manifest = readManifest(DEFAULT_DIST);
+  return manifest[entryKey(manifest)]!.file;
+}
+
 const placeholder = (page: Page) => page.locator('[data-map="placeholder"]');
 const readyMap = (page: Page) => page.locator('section.fleet-map-block[data-ready="true"]');
 const countOf = (requested: string[], files: string[]) =>
@@ -181,11 +187,6 @@ describe('/fuel loads its fleet map only when it is looked at', () => {
 });
 
 describe("a staff screen's first data request starts from the HTML", () => {
-  const entryFile = () => {
-    const manifest = readManifest(DEFAULT_DIST);
-    return manifest[entryKey(manifest)]!.file;
-  };
-
   it.each([
     ['/fuel', () => fuel, 'fuel.list', '.truck-card'],
     ['/driver', () => driver, 'driver.dashboard', 'main h1'],
@@ -237,10 +238,6 @@ describe("a staff screen's first data request starts from the HTML", () => {
 });
 
 describe("a staff screen's top comes with the HTML", () => {
-  const entryFile = () => {
-    const manifest = readManifest(DEFAULT_DIST);
-    return manifest[entryKey(manifest)]!.file;
-  };
   const top = (page: Page) =>
     page.evaluate(() => ({
       h1: document.querySelector('main h1')?.textContent ?? null,

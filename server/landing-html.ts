@@ -21,7 +21,8 @@ export interface RenderedLanding {
 }
 export type RenderLanding = (pricing: TPricingInfo) => Promise<RenderedLanding>;
 
-const EMPTY_ROOT = '<div id="root"></div>';
+/** The root of the build's index.html before anything is put in or after it. */
+export const EMPTY_ROOT = '<div id="root"></div>';
 
 /** The template with the rendered page in its root and the page's data after it. */
 export function fillTemplate(template: string, rendered: RenderedLanding): string {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { firstDataScript } from '../shared/first-data';
 import { staffShellScript } from '../shared/staff-shell';
-import { htmlPage, sendPage } from './landing-html';
+import { EMPTY_ROOT, htmlPage, sendPage } from './landing-html';
 
 /** The staff screens whose HTML starts their first data request (shared/first-data.ts, issue 28). */
 export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
@@ -20,16 +20,16 @@ export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
   '/fuel',
   '/customer',
 ]);
+/** The content security policy's source for exactly this inline script (no 'unsafe-inline'). */
+const hashSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
 /** The inline script, the same text on every page that carries it. */
 export const FIRST_DATA_SCRIPT = firstDataScript();
-/** The content security policy's source for exactly that script (no 'unsafe-inline'). */
-export const FIRST_DATA_SCRIPT_SRC = `'sha256-${createHash('sha256').update(FIRST_DATA_SCRIPT).digest('base64')}'`;
+export const FIRST_DATA_SCRIPT_SRC = hashSource(FIRST_DATA_SCRIPT);
 
 /** The inline script that writes a staff screen's top into the root (shared/staff-shell.ts). */
 export const STAFF_SHELL_SCRIPT = staffShellScript();
-export const STAFF_SHELL_SCRIPT_SRC = `'sha256-${createHash('sha256').update(STAFF_SHELL_SCRIPT).digest('base64')}'`;
-
-const EMPTY_ROOT = '<div id="root"></div>';
+export const STAFF_SHELL_SCRIPT_SRC = hashSource(STAFF_SHELL_SCRIPT);
 
 /**
  * index.html with the screen's tops (`shell`: the JSON element of client/staff-shell.tsx) and the script

@@ -20,11 +20,15 @@ const listeners = new Set<() => void>();
 
 let latestRequest = 0;
 
+async function loadSwCatalog() {
+  if (!swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
+}
+
 /** Switches the landing strings (loads the Kiswahili ones on first use); a later choice wins. */
 export async function setLandingLanguage(language: Lang): Promise<void> {
   const request = ++latestRequest;
   void setChecksLanguage(language);
-  if (language === 'sw' && !swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
+  if (language === 'sw') await loadSwCatalog();
   if (request !== latestRequest) return;
   current = language;
   if (typeof document !== 'undefined') document.documentElement.lang = language;
@@ -33,7 +37,7 @@ export async function setLandingLanguage(language: Lang): Promise<void> {
 
 /** Server only: `render` (synchronous, e.g. renderToString) with the landing strings in `language`. */
 export async function renderInLanguage<T>(language: Lang, render: () => T): Promise<T> {
-  if (language === 'sw' && !swCatalog) swCatalog = (await import('./landing-sw')).landingSw;
+  if (language === 'sw') await loadSwCatalog();
   serverLanguage = language;
   try {
     return render();

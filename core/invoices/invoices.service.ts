@@ -137,10 +137,6 @@ export async function invoiceOrderPaid(
 }
 
 /**
- * A credit note against a paid order's sale (ADMIN): `amount` KES, or what is left of the sale when absent;
- * never more than that. Sand not yet delivered that it credits goes back into KRA's stock after it.
- */
-/**
  * The lines a credit note against `sale` takes: what is left of it after its credit notes so far, `amount`
  * (KES) of that or all of it; refused as INVOICE_MESSAGES words it. Its earlier credit notes come back too.
  */
@@ -162,6 +158,10 @@ export async function creditNoteLines(
   return { credits, made };
 }
 
+/**
+ * A credit note against a paid order's sale (ADMIN): `amount` KES, or what is left of the sale when absent;
+ * never more than that. Sand not yet delivered that it credits goes back into KRA's stock after it.
+ */
 export async function issueCreditNote(
   db: DbOrTx,
   admin: CtxUser,
