@@ -76,8 +76,14 @@ export class OutboxRelay {
     return this.running;
   }
 
+  /** Rows due and not claimed. A pass under way has claimed (hidden) what it is enqueueing: see `passing`. */
   pending() {
     return q.pendingCount(this.db);
+  }
+
+  /** True while a pass runs (its claimed rows are not yet on the queue). */
+  get passing(): boolean {
+    return this.running !== undefined;
   }
 
   async stop() {

@@ -143,7 +143,10 @@ export class InProcessRunner implements JobQueue {
         await Promise.all([...this.inFlight]);
         await new Promise((r) => setTimeout(r, 5));
       }
-      if (!this.relay || (await this.relay.pending()) === 0) return;
+      if (!this.relay) return;
+      // The relay's own timer may be mid-pass: the rows it claimed are neither pending nor queued yet.
+      if (this.relay.passing) continue;
+      if ((await this.relay.pending()) === 0 && !this.relay.passing && !busy()) return;
     }
   }
 
