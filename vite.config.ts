@@ -7,7 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, transformWithOxc } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
-import { API_MODULE, routeTable } from './scripts/route-modules';
+import { API_MODULE, OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from './scripts/route-modules';
 import { type RoutePreloads, withPreloads } from './server/route-html';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -66,12 +66,22 @@ function routeTemplates(): Plugin {
         source: withPreloads(String(html.source), preloadsOf([LANDING_MODULE])),
       });
       const routes = routeTable(await readFile(resolve(ROOT, 'client/routes.tsx'), 'utf8'));
+      const workspace = opsTabTable(await readFile(resolve(ROOT, 'client', OPS_TABS_SOURCE), 'utf8'));
       const pages: RoutePreloads[] = routes
         .filter((r) => r.path !== '/' && r.path !== '*')
-        .map((r) => ({
-          path: r.path,
-          preloads: preloadsOf(r.withApi ? [API_MODULE, r.module] : [r.module]),
-        }));
+        .flatMap((r) => {
+          const own = r.withApi ? [API_MODULE, r.module] : [r.module];
+          if (r.path !== OPS_ROUTE) return [{ path: r.path, preloads: preloadsOf(own) }];
+          // The workspace: each tab's page preloads that tab; a bare /ops the tab each role opens first.
+          return [
+            { path: r.path, preloads: preloadsOf([...own, ...workspace.firstTabs.map((t) => t.module)]) },
+            ...workspace.tabs.map((t) => ({
+              path: `/ops/${t.id}`,
+              screen: r.path,
+              preloads: preloadsOf([...own, t.module]),
+            })),
+          ];
+        });
       this.emitFile({
         type: 'asset',
         fileName: '.vite/route-preloads.json',

@@ -40,7 +40,7 @@ interface PageSpec {
   maxRatio?: number;
 }
 
-/** Every tab of the ADMIN's workspace (client/features/ops/OpsPage.tsx), each at its own address. */
+/** Every tab of the ADMIN's workspace (client/features/ops/tabs.ts), each at its own address and chunk. */
 const OPS_TABS = [
   'overview',
   'orders',

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { routeTable } from '../scripts/route-modules';
+import { OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from '../scripts/route-modules';
 
 export const LANDING_BUDGET_BROTLI = 90 * 1024;
 
@@ -130,24 +130,33 @@ export interface SizeReport {
   routes: RouteReport[];
 }
 
-export function sizeReport(dist: string, routesSource: string): SizeReport {
+/**
+ * `tabsSource` (client/features/ops/tabs.ts) adds a row per workspace tab: the workspace page and that
+ * tab's chunk (a build whose tabs have no chunks of their own has no such rows).
+ */
+export function sizeReport(dist: string, routesSource: string, tabsSource?: string): SizeReport {
   const manifest = readManifest(dist);
   const size = createSizer(dist);
   const entry = entryKey(manifest);
   const entryKeys = staticClosure(manifest, [entry]);
   const routes = routeModules(routesSource);
+  const tabs = tabsSource ? opsTabTable(tabsSource).tabs.filter((t) => manifest[t.module]) : [];
   const reports: RouteReport[] = [];
-  for (const [path, module] of routes) {
-    const own = staticClosure(manifest, [module]);
+  const report = (path: string, modules: string[]) => {
+    const own = staticClosure(manifest, modules);
     for (const k of entryKeys) own.delete(k);
     const loaded = new Set([...entryKeys, ...own]);
     reports.push({
       path,
-      module,
+      module: modules.join(' + '),
       own: size(manifest, own),
       firstLoad: size(manifest, loaded),
       later: size(manifest, lazyClosure(manifest, own, loaded)),
     });
+  };
+  for (const [path, module] of routes) {
+    report(path, [module]);
+    if (path === OPS_ROUTE) for (const t of tabs) report(`/ops/${t.id}`, [module, t.module]);
   }
   const landingModule = routes.get('/');
   const landing = landingModule ? staticClosure(manifest, [entry, landingModule]) : entryKeys;
@@ -159,7 +168,11 @@ const sizeCells = (s: Size) => `${kb(s.raw)} | ${kb(s.gzip)} | ${kb(s.brotli)}`;
 
 function main() {
   const dist = resolve(process.argv[2] ?? DEFAULT_DIST);
-  const report = sizeReport(dist, readFileSync(join(ROOT, 'client', 'routes.tsx'), 'utf8'));
+  const report = sizeReport(
+    dist,
+    readFileSync(join(ROOT, 'client', 'routes.tsx'), 'utf8'),
+    readFileSync(join(ROOT, 'client', OPS_TABS_SOURCE), 'utf8'),
+  );
   console.log(`Client JavaScript in ${dist} (gzip -9, brotli q11)\n`);
   const e = report.entry;
   console.log(`Entry and its modulepreloads: ${kb(e.raw)} raw, ${kb(e.gzip)} gzip, ${kb(e.brotli)} brotli`);

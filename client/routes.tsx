@@ -12,10 +12,15 @@ const lazyPage = (load: () => Promise<ComponentType>): LazyPage => preloadable(l
  * A screen that calls the API: loaded together with the API layer, which wraps it, and ready once the
  * API layer has put back the screens kept on the device (so its first render does not suspend).
  */
-function apiPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+function apiPage<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  /** What the page's first render needs besides its module (the workspace's open tab). */
+  ready?: (module: M) => Promise<void>,
+): LazyPage {
   return lazyPage(() =>
     Promise.all([import('./api'), load()]).then(async ([api, m]) => {
-      await api.apiReady();
+      await Promise.all([api.apiReady(), ready?.(m)]);
       return api.withApi(pick(m));
     }),
   );
@@ -77,6 +82,7 @@ export const ROUTES: PageRoute[] = [
     page: apiPage(
       () => import('./features/ops/OpsPage'),
       (m) => m.OpsPage,
+      (m) => m.preloadWorkspaceTab(getSession()?.role, window.location.pathname, window.location.hash),
     ),
   },
   {

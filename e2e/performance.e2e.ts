@@ -70,23 +70,28 @@ describe('the build (dist/client, made by npm start)', () => {
   it('serves every other screen as index.html that preloads that screen’s own chunks and the API layer', async () => {
     const manifest = readManifest(DEFAULT_DIST);
     const inEntry = staticClosure(manifest, [entryKey(manifest)]);
-    for (const [url, module] of [
-      ['/fuel', 'features/fuel/FuelPage.tsx'],
-      ['/driver', 'features/driver/DriverPage.tsx'],
-      ['/ops/fleet', 'features/ops/OpsPage.tsx'],
-      ['/track/any-token', 'features/track/TrackPage.tsx'],
+    const OPS = 'features/ops/OpsPage.tsx';
+    for (const [url, modules] of [
+      ['/fuel', ['features/fuel/FuelPage.tsx']],
+      ['/driver', ['features/driver/DriverPage.tsx']],
+      // Each workspace tab is a chunk of its own, preloaded by its own page; a bare /ops preloads the
+      // first tab of ADMIN and of OPS.
+      ['/ops/fleet', [OPS, 'features/ops-fleet/FleetTab.tsx']],
+      ['/ops/orders', [OPS, 'features/ops-orders/OrdersTab.tsx']],
+      ['/ops', [OPS, 'features/ops-overview/OverviewTab.tsx', 'features/ops-stock/StockTab.tsx']],
+      ['/track/any-token', ['features/track/TrackPage.tsx']],
     ] as const) {
       const html = await (await fetch(`${baseURL}${url}`)).text();
       const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map(
         (m) => m[1],
       );
-      const wanted = [...staticClosure(manifest, [module, 'api.tsx'])]
+      const wanted = [...staticClosure(manifest, [...modules, 'api.tsx'])]
         .filter((k) => !inEntry.has(k))
         .map((k) => manifest[k]!.file);
       expect(preloaded, url).toEqual(expect.arrayContaining(wanted));
-      // Not the map or the charts: those load when the screen shows them.
+      // Not the map or the charts: those load when the screen shows them. Nor a tab not opened.
       expect(
-        preloaded.filter((f) => /maplibre|FleetMap|BarChart|RevenueCostChart/.test(f!)),
+        preloaded.filter((f) => /maplibre|FleetMap|BarChart|RevenueCostChart|AuditTab/.test(f!)),
         url,
       ).toEqual([]);
     }

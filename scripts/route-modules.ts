@@ -20,3 +20,29 @@ export function routeTable(routesSource: string): RouteModule[] {
     withApi: /\bapiPage\(/.test(m[2]!),
   }));
 }
+
+/** The workspace's tab table (client/features/ops/tabs.ts), relative to client/. */
+export const OPS_TABS_SOURCE = 'features/ops/tabs.ts';
+/** The route of the workspace, whose tabs each have a chunk (and a page) of their own. */
+export const OPS_ROUTE = '/ops/:tab?';
+
+export interface TabModule {
+  /** The tab's address: `/ops/<id>`. */
+  id: string;
+  /** The tab's module, relative to client/, e.g. `features/ops-orders/OrdersTab.tsx`. */
+  module: string;
+}
+
+/**
+ * The workspace's tabs as tabs.ts lists them (one object per tab, its import on the line after its id),
+ * and the ones a bare /ops opens: the first tab of ADMIN's and of OPS's list.
+ */
+export function opsTabTable(tabsSource: string): { tabs: TabModule[]; firstTabs: TabModule[] } {
+  const tabs = [...tabsSource.matchAll(/id: '([^']+)'[^}]*?import\('\.\.\/([^']+)'\)/gs)].map((m) => ({
+    id: m[1]!,
+    module: `features/${m[2]!}.tsx`,
+  }));
+  const opsIds: string[] = /OPS_TAB_IDS = \[([^\]]*)\]/.exec(tabsSource)?.[1]?.match(/[a-z]+/g) ?? [];
+  const firstOps = tabs.find((t) => opsIds.includes(t.id));
+  return { tabs, firstTabs: [tabs[0], firstOps].filter((t): t is TabModule => t !== undefined) };
+}

@@ -99,6 +99,37 @@ describe('registerRoutePages', () => {
     expect(again.body).toBe('');
   });
 
+  it("serves a workspace tab's own page: its tab's chunk, and the workspace's first data and top", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mchanga-routes-'));
+    mkdirSync(join(dir, '.vite'));
+    writeFileSync(join(dir, 'index.html'), INDEX);
+    writeFileSync(
+      join(dir, '.vite', 'route-preloads.json'),
+      JSON.stringify([
+        {
+          path: '/ops/:tab?',
+          preloads: ['assets/OpsPage.js', 'assets/OverviewTab.js', 'assets/StockTab.js'],
+        },
+        { path: '/ops/orders', screen: '/ops/:tab?', preloads: ['assets/OpsPage.js', 'assets/OrdersTab.js'] },
+      ]),
+    );
+    const tabs = Fastify();
+    registerRoutePages(tabs, dir, { '/ops/:tab?': '<script type="application/json">TOP</script>' });
+    for (const [url, chunks] of [
+      ['/ops', ['OpsPage', 'OverviewTab', 'StockTab']],
+      ['/ops/orders', ['OpsPage', 'OrdersTab']],
+      // A tab without a page of its own (a mistyped one): the workspace's page.
+      ['/ops/nothing', ['OpsPage', 'OverviewTab', 'StockTab']],
+    ] as const) {
+      const body = (await tabs.inject({ url })).body;
+      expect(preloadsOf(body), url).toEqual(chunks);
+      expect(inlineScriptOf(body), url).toBe(FIRST_DATA_SCRIPT);
+      expect(body, url).toContain(`TOP</script><script>${STAFF_SHELL_SCRIPT}</script>`);
+    }
+    await tabs.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('answers HEAD, and leaves any other path to the fallback', async () => {
     expect((await app.inject({ method: 'HEAD', url: '/fuel' })).statusCode).toBe(200);
     expect((await app.inject({ url: '/fuel/extra' })).body).toBe('fallback');

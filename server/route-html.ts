@@ -55,8 +55,10 @@ export function withFirstData(template: string): string {
 }
 
 export interface RoutePreloads {
-  /** A route path of client/routes.tsx, e.g. `/ops/:tab?` (the same syntax in Fastify). */
+  /** A route path of client/routes.tsx, e.g. `/ops/:tab?` (the same syntax in Fastify), or a workspace tab's. */
   path: string;
+  /** The route of client/routes.tsx that shows it when not `path` itself (`/ops/:tab?` for `/ops/orders`). */
+  screen?: string;
   preloads: string[];
 }
 
@@ -81,10 +83,10 @@ export function registerRoutePages(
   if (!existsSync(list)) return false;
   const template = readFileSync(join(clientDir, 'index.html'), 'utf8');
   const routes = JSON.parse(readFileSync(list, 'utf8')) as RoutePreloads[];
-  for (const { path, preloads } of routes) {
+  for (const { path, screen = path, preloads } of routes) {
     let html = withPreloads(template, preloads);
-    if (FIRST_DATA_ROUTES.has(path)) html = withFirstData(html);
-    const shell = shells[path];
+    if (FIRST_DATA_ROUTES.has(screen)) html = withFirstData(html);
+    const shell = shells[screen];
     if (shell) html = withStaffShell(html, shell);
     const page = htmlPage(html);
     app.get(path, (req, reply) => sendPage(req, reply, page));

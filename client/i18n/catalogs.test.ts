@@ -25,8 +25,11 @@ function sourceFiles(dir: string): string[] {
 const valueAt = (catalog: object, key: string): unknown =>
   key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], catalog);
 
-/** The staff workspace's screens: their `t` is useStaffT's (namespace `staff`, staff-en.ts). */
-const usesStaffCatalog = (source: string) => source.includes('useStaffT');
+/**
+ * The staff workspace's screens: their `t` is useStaffT's (namespace `staff`, staff-en.ts), or a `StaffT`
+ * handed to them (the workspace's tab labels).
+ */
+const usesStaffCatalog = (source: string) => /\buseStaffT\b|\bStaffT\b/.test(source);
 
 /** The `t("…")` keys a source file uses. */
 const usedKeys = (source: string) =>

@@ -24,6 +24,7 @@ export const staffEn = {
     admin: 'Admin workspace',
     ops: 'Operations workspace',
     sections: 'Workspace sections',
+    loadingTab: 'Loading…',
   },
   tabs: {
     overview: 'Overview',

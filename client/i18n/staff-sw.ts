@@ -23,6 +23,7 @@ export const staffSw: StaffCatalog = {
     admin: 'Eneo la kazi la msimamizi',
     ops: 'Eneo la kazi la operesheni',
     sections: 'Sehemu za eneo la kazi',
+    loadingTab: 'Inapakia…',
   },
   tabs: {
     overview: 'Muhtasari',

@@ -1,45 +1,20 @@
-import { type ComponentType, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { type StaffT, useStaffT } from '../../i18n/staff';
+import { useStaffT } from '../../i18n/staff';
 import { useSession } from '../../session';
 import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Page } from '../../ui/Page';
-import { ActivityTab } from '../ops-activity/ActivityTab';
-import { AiTab } from '../ops-ai/AiTab';
-import { AuditTab } from '../ops-audit/AuditTab';
-import { CostsTab } from '../ops-costs/CostsTab';
-import { DriversTab } from '../ops-drivers/DriversTab';
-import { FinanceTab } from '../ops-finance/FinanceTab';
-import { FleetTab } from '../ops-fleet/FleetTab';
-import { OrdersTab } from '../ops-orders/OrdersTab';
-import { OverviewTab } from '../ops-overview/OverviewTab';
-import { StockTab } from '../ops-stock/StockTab';
 import { TelegramPanel } from '../ops-telegram/TelegramPanel';
-import { TripsTab } from '../ops-trips/TripsTab';
-import { TrucksTab } from '../ops-trucks/TrucksTab';
-import { type TabProps, tabPath } from './tab-props';
+import { tabPath } from './tab-props';
+import { openTab, preloadOpenTab, type TabDef, tabsFor, type WorkspaceRole } from './tabs';
 
-interface TabDef {
-  id: string;
-  label: (t: StaffT) => string;
-  Component: ComponentType<TabProps>;
+const warm = (tab: TabDef) => void tab.view.preload().catch(() => {});
+const workspaceRole = (role: string | undefined): WorkspaceRole => (role === 'ADMIN' ? 'ADMIN' : 'OPS');
+
+/** The open tab's chunk, for the page's first render to wait for (client/routes.tsx). */
+export function preloadWorkspaceTab(role: string | undefined, pathname: string, hash: string) {
+  return preloadOpenTab(workspaceRole(role), pathname, hash);
 }
-
-const ADMIN_TABS: TabDef[] = [
-  { id: 'overview', label: (t) => t('tabs.overview'), Component: OverviewTab },
-  { id: 'orders', label: (t) => t('tabs.orders'), Component: OrdersTab },
-  { id: 'trucks', label: (t) => t('tabs.trucks'), Component: TrucksTab },
-  { id: 'drivers', label: (t) => t('tabs.drivers'), Component: DriversTab },
-  { id: 'stock', label: (t) => t('tabs.stock'), Component: StockTab },
-  { id: 'costs', label: (t) => t('tabs.costs'), Component: CostsTab },
-  { id: 'finance', label: (t) => t('tabs.finance'), Component: FinanceTab },
-  { id: 'audit', label: (t) => t('tabs.audit'), Component: AuditTab },
-  { id: 'trips', label: (t) => t('tabs.trips'), Component: TripsTab },
-  { id: 'fleet', label: (t) => t('tabs.fleet'), Component: FleetTab },
-  { id: 'ai', label: (t) => t('tabs.ai'), Component: AiTab },
-  { id: 'activity', label: (t) => t('tabs.activity'), Component: ActivityTab },
-];
-const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
 
 /**
  * /ops: ADMIN gets every tab; OPS only stock, costs and fleet (spec section 2, Workspace). Each tab has
@@ -49,11 +24,11 @@ const OPS_TAB_IDS = ['stock', 'costs', 'fleet'];
 export function OpsPage() {
   const { t } = useStaffT();
   const session = useSession();
-  const role = session?.role === 'ADMIN' ? 'ADMIN' : 'OPS';
-  const tabs = role === 'ADMIN' ? ADMIN_TABS : ADMIN_TABS.filter((t) => OPS_TAB_IDS.includes(t.id));
+  const role = workspaceRole(session?.role);
+  const tabs = tabsFor(role);
   const { tab } = useParams();
   const { hash } = useLocation();
-  const current = tabs.find((t) => t.id === (tab ?? hash.slice(1))) ?? (tab ? undefined : tabs[0]);
+  const current = openTab(role, tab, hash);
   const activeRef = useRef<HTMLAnchorElement>(null);
   const activeId = current?.id;
   useEffect(() => {
@@ -77,6 +52,10 @@ export function OpsPage() {
             aria-selected={tab.id === current.id}
             aria-controls={`panel-${tab.id}`}
             className={tab.id === current.id ? 'tab tab--active' : 'tab'}
+            // Its chunk, as the finger or the pointer reaches it: on a slow phone the tab then opens at once.
+            onPointerEnter={() => warm(tab)}
+            onTouchStart={() => warm(tab)}
+            onFocus={() => warm(tab)}
           >
             {tab.label(t)}
           </Link>
@@ -88,7 +67,9 @@ export function OpsPage() {
         aria-labelledby={`tab-${current.id}`}
         className="tab-panel"
       >
-        <current.Component role={role} />
+        <Suspense fallback={<p className="muted">{t('workspace.loadingTab')}</p>}>
+          <current.view.Component role={role} />
+        </Suspense>
       </div>
       {/* Under every tab: shown once the tab's first answers are in, so it is never pushed down. */}
       {role === 'ADMIN' ? (
