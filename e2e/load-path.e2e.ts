@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_DIST, entryKey, readManifest, routeModules, staticClosure } from '../bench/size';
+import { FIRST_DATA, type FirstCall } from '../shared/first-data';
 import { browserAndAdmin } from './support/admin';
 import { api } from './support/browser';
 import { PHONE_360 } from './support/phone';
@@ -234,6 +235,88 @@ describe("a staff screen's first data request starts from the HTML", () => {
       }
     },
     120_000,
+  );
+});
+
+describe("each workspace tab's first data request matches what the tab asks for", () => {
+  /**
+   * Loads the tab and answers the tRPC calls that went over the network (path and input), and the calls
+   * the HTML's inline script started. `adopt: false` hides the script's request from the app, which then
+   * asks for everything itself: what the tab asks for on its own.
+   */
+  async function load(tab: string, adopt: boolean) {
+    const context = await signedIn(admin);
+    await context.addInitScript((adopt: boolean) => {
+      const w = window as unknown as Record<string, unknown>;
+      let value: unknown;
+      Object.defineProperty(w, '__mchangaFirstData', {
+        configurable: true,
+        get: () => value,
+        set: (v: { calls: unknown[]; url: string } | undefined) => {
+          if (v) {
+            w.__firstDataCalls = v.calls;
+            w.__firstDataUrl = v.url;
+          }
+          if (adopt) value = v;
+        },
+      });
+    }, adopt);
+    const page = await context.newPage();
+    const requests: URL[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/trpc/') && r.method() === 'GET') requests.push(url);
+    });
+    /** The calls of the requests, the HTML's own request left out when `withoutHtml` is its URL. */
+    const callsOf = (withoutHtml: string | undefined) => {
+      const html = requests.findIndex((u) => u.pathname + u.search === withoutHtml);
+      return requests
+        .filter((_, i) => i !== html)
+        .flatMap((url) => {
+          const paths = decodeURIComponent(url.pathname.slice('/trpc/'.length)).split(',');
+          const inputs = JSON.parse(url.searchParams.get('input') ?? '{}') as Record<string, unknown>;
+          return paths.map((path, i) => JSON.stringify({ path, input: inputs[i] }));
+        });
+    };
+    try {
+      await page.goto(`/ops/${tab}`);
+      await page.locator(`#panel-${tab}`).waitFor();
+      await page.waitForLoadState('networkidle');
+      const { started, url } = (await page.evaluate(() => {
+        const w = window as unknown as Record<string, unknown>;
+        return { started: w.__firstDataCalls, url: w.__firstDataUrl };
+      })) as { started?: FirstCall[]; url?: string };
+      return {
+        // Not adopted, the HTML's request is no answer the tab asked for: left out.
+        sent: callsOf(adopt ? undefined : url),
+        started: (started ?? []).map((c) => JSON.stringify({ path: c.path, input: c.input })),
+      };
+    } finally {
+      await context.close();
+    }
+  }
+
+  // ADMIN's tabs (bare /ops is the overview): the HTML asks for calls the tab itself makes, with the same
+  // inputs, and the tab adopts every one of them (each goes out once, in the HTML's request).
+  it.each(
+    FIRST_DATA.filter((f) => f.role === 'ADMIN' && f.route.startsWith('^/ops/')).map(
+      (f) => [/\^\/ops\/(\w+)/.exec(f.route)![1]!, f] as const,
+    ),
+  )(
+    '/ops/%s',
+    async (tab, first) => {
+      const table = first.calls.map((c) => JSON.stringify({ path: c.path, input: c.input }));
+      const own = await load(tab, false);
+      expect(own.sent, 'what the tab asks for on its own').toEqual(expect.arrayContaining(table));
+      const adopted = await load(tab, true);
+      expect(adopted.started, 'what the HTML asked for').toEqual(table);
+      for (const call of table)
+        expect(
+          adopted.sent.filter((c) => c === call),
+          call,
+        ).toHaveLength(1);
+    },
+    60_000,
   );
 });
 

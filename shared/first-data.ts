@@ -25,6 +25,32 @@ export interface FirstData {
   calls: FirstCall[];
 }
 
+/** Each workspace tab's first calls; ADMIN's also ask for the Telegram panel's notifications. */
+const ADMIN_TABS: Record<string, FirstCall[]> = {
+  orders: [
+    { path: 'admin.payments.unreconciled' },
+    { path: 'admin.orders.list' },
+    { path: 'admin.trucks.list' },
+    { path: 'admin.drivers.list' },
+  ],
+  trucks: [{ path: 'admin.trucks.list' }, { path: 'admin.drivers.list' }],
+  drivers: [{ path: 'admin.users.list' }, { path: 'admin.drivers.list' }],
+  stock: [{ path: 'admin.stock.get' }, { path: 'admin.stock.transactions' }, { path: 'admin.trucks.list' }],
+  costs: [{ path: 'admin.trucks.list' }, { path: 'admin.costs.list' }],
+  // Its other calls take the last 30 days in the business time zone: they go out with the app.
+  finance: [{ path: 'admin.invoices.list' }, { path: 'admin.accounts.receivables' }],
+  audit: [
+    { path: 'fuel.anomalies.list', input: { status: 'open', limit: 400 } },
+    { path: 'admin.audit.list', input: { limit: 400 } },
+    { path: 'admin.trucks.list' },
+  ],
+  trips: [{ path: 'admin.trips.report', input: { days: 7, by: 'truck' } }],
+  fleet: [{ path: 'telemetry.trucks' }, { path: 'telemetry.mapConfig' }, { path: 'admin.drivers.list' }],
+  ai: [{ path: 'admin.backups.status' }, { path: 'admin.ai.insights' }],
+  activity: [{ path: 'admin.activity.list', input: { limit: 500 } }, { path: 'admin.activity.filters' }],
+};
+const OPS_TABS = ['stock', 'costs', 'fleet'] as const;
+
 /**
  * The first batch of each staff screen, in the order the screen's first render asks for it (checked
  * against the real screens in e2e/load-path.e2e.ts). A screen that asks for something else (a new
@@ -36,22 +62,22 @@ export const FIRST_DATA: FirstData[] = [
     role: 'ADMIN',
     calls: [{ path: 'admin.dashboard.get' }, { path: 'admin.notifications.list' }],
   },
-  {
-    route: '^/ops/orders/?$',
+  ...Object.entries(ADMIN_TABS).map(([tab, calls]) => ({
+    route: `^/ops/${tab}/?$`,
     role: 'ADMIN',
-    calls: [
-      { path: 'admin.payments.unreconciled' },
-      { path: 'admin.orders.list' },
-      { path: 'admin.trucks.list' },
-      { path: 'admin.drivers.list' },
-      { path: 'admin.notifications.list' },
-    ],
-  },
+    calls: [...calls, { path: 'admin.notifications.list' }],
+  })),
+  // OPS opens on stock; its tabs have no Telegram panel.
   {
     route: '^/ops(/stock)?/?$',
     role: 'OPS',
-    calls: [{ path: 'admin.stock.get' }, { path: 'admin.stock.transactions' }, { path: 'admin.trucks.list' }],
+    calls: ADMIN_TABS.stock!,
   },
+  ...OPS_TABS.filter((tab) => tab !== 'stock').map((tab) => ({
+    route: `^/ops/${tab}/?$`,
+    role: 'OPS',
+    calls: ADMIN_TABS[tab]!,
+  })),
   {
     route: '^/driver/?$',
     role: 'DRIVER',
