@@ -235,7 +235,9 @@ describe('the first data request of a staff screen (issue 28)', () => {
     ['/customer', 'CUSTOMER'],
     ['/ops', 'ADMIN'],
     ['/ops/orders', 'ADMIN'],
+    ['/ops/stock', 'ADMIN'],
     ['/ops', 'OPS'],
+    ['/ops/costs', 'OPS'],
   ])("%s as %s: starts the screen's batch with the stored token and leaves it for the app", (path, role) => {
     const { fetched, left } = runScript(path, { token: 'tok-1', role });
     const entry = FIRST_DATA.find((e) => e.role === role && new RegExp(e.route).test(path))!;
@@ -248,7 +250,8 @@ describe('the first data request of a staff screen (issue 28)', () => {
     expect(runScript('/fuel', {}).fetched).toEqual([]);
     expect(runScript('/fuel', { token: 't', role: 'DRIVER' }).fetched).toEqual([]);
     expect(runScript('/fuel', { token: 't', role: 'FUEL', mustChangePassword: 'true' }).fetched).toEqual([]);
-    expect(runScript('/ops/stock', { token: 't', role: 'ADMIN' }).fetched).toEqual([]);
+    expect(runScript('/ops/orders', { token: 't', role: 'OPS' }).fetched).toEqual([]);
+    expect(runScript('/ops/stock/extra', { token: 't', role: 'ADMIN' }).fetched).toEqual([]);
     expect(runScript('/fuel/extra', { token: 't', role: 'FUEL' }).fetched).toEqual([]);
   });
 });
