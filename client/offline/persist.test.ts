@@ -149,6 +149,30 @@ describe('restoreQueries', () => {
 });
 
 describe('forgetDevice (Logout)', () => {
+  it('keeps nothing again while Logout waits for the server, and keeps the next session again', async () => {
+    signIn('ops@mchanga.test', 'OPS');
+    const { persist } = await load();
+    const app = new QueryClient();
+    const stop = persist.persistQueries(app);
+    app.setQueryData(['loads'], [{ id: 1 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const queries = createStore('mchanga-cache', 'queries');
+    await vi.waitFor(async () => expect(await keys(queries)).toHaveLength(1));
+
+    await persist.forgetDevice('ops@mchanga.test');
+    // An answer arrives while Logout still holds the session (it is telling the server).
+    app.setQueryData(['loads'], [{ id: 2 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await keys(queries)).toEqual([]);
+
+    // The next sign-in (a new token) is kept again.
+    localStorage.setItem('token', 'a-new-session');
+    app.setQueryData(['loads'], [{ id: 3 }]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.waitFor(async () => expect(await keys(queries)).toEqual(['queries:ops@mchanga.test']));
+    stop();
+  });
+
   it("removes every kept answer record and that user's outbox, not another user's outbox", async () => {
     signIn('ops@mchanga.test', 'OPS');
     const { persist, outbox } = await load();

@@ -30,6 +30,18 @@ function staffEmail(): string | null {
   return session && isEmployee(session.role) ? session.userEmail : null;
 }
 
+/**
+ * The session whose kept data Logout is removing. Logout then waits for the server (up to 3 s) before it
+ * clears the session, so a save due meanwhile would write the answers back: nothing of it is kept again.
+ */
+let forgottenToken: string | undefined;
+
+/** Whose answers and screen may be kept now: a staff member's, unless their Logout is under way. */
+function keepingFor(): string | null {
+  const token = getSession()?.token;
+  return token !== undefined && token === forgottenToken ? null : staffEmail();
+}
+
 /** Puts the user's kept answers into the cache (before the first screen renders). */
 export async function restoreQueries(queryClient: QueryClient) {
   const email = staffEmail();
@@ -56,7 +68,7 @@ export function persistQueries(queryClient: QueryClient) {
   let pending = false;
   const save = () => {
     pending = false;
-    const email = staffEmail();
+    const email = keepingFor();
     if (!email) return;
     const state = dehydrate(queryClient, {
       shouldDehydrateQuery: (q) => q.state.status === 'success' && q.state.data !== undefined,
@@ -70,7 +82,7 @@ export function persistQueries(queryClient: QueryClient) {
   };
   // Leaving the app (another app, the home screen, a closed tab) keeps the screen as it is now.
   const onHidden = () => {
-    const email = staffEmail();
+    const email = keepingFor();
     if (document.visibilityState === 'hidden' && email) keepScreen(email);
   };
   document.addEventListener('visibilitychange', onHidden);
@@ -94,6 +106,7 @@ function keepScreen(email: string) {
 
 /** Logout: the user's kept screens and their outbox leave the device (and any other user's kept screens). */
 export async function forgetDevice(email: string) {
+  forgottenToken = getSession()?.token;
   await Promise.all([
     ...(await keys<string>(store)).map((k) => del(k, store)),
     forgetSnapshots(),
