@@ -11,13 +11,16 @@
  * /fuel, /customer, /order, /track) ≤ 1.5 s and ≤ 4× its bare page; every repeat visit ≤ 0.5 s.
  * Exits 1 when one is missed.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
 import { SNAPSHOT_CACHE } from '../client/offline/snapshot';
 import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
+import { OPS_TABS_SOURCE, opsTabTable } from '../scripts/route-modules';
 import type { TAuthResult } from '../shared/schemas/auth';
 import { median } from './stats';
 
@@ -40,21 +43,10 @@ interface PageSpec {
   maxRatio?: number;
 }
 
-/** Every tab of the ADMIN's workspace (client/features/ops/tabs.ts), each at its own address and chunk. */
-const OPS_TABS = [
-  'overview',
-  'orders',
-  'trucks',
-  'drivers',
-  'stock',
-  'costs',
-  'finance',
-  'audit',
-  'trips',
-  'fleet',
-  'ai',
-  'activity',
-];
+/** Every tab of the ADMIN's workspace, each at its own address and chunk: the build's own reading of tabs.ts. */
+const OPS_TABS = opsTabTable(
+  readFileSync(fileURLToPath(new URL(`../client/${OPS_TABS_SOURCE}`, import.meta.url)), 'utf8'),
+).tabs.map((t) => t.id);
 const STAFF = { budgetMs: 1500, maxRatio: 4 };
 /** `/track/…` stands for the tracking page of a seeded order (its token is only known once seeded). */
 const TRACK = '/track/…';
