@@ -1,3 +1,5 @@
+import { tabIdsFor } from '../client/features/ops/tab-list';
+
 /**
  * The screens of client/routes.tsx as the build and the benches see them: each route's path, the page
  * module it imports (lazy), and whether it is an API screen (`apiPage`: loaded together with client/api.tsx).
@@ -34,15 +36,16 @@ export interface TabModule {
 }
 
 /**
- * The workspace's tabs as tabs.ts lists them (one object per tab, its import on the line after its id),
- * and the ones a bare /ops opens: the first tab of ADMIN's and of OPS's list.
+ * The workspace's tabs as tabs.ts lists their chunks (one line per tab: its id, then its import), and
+ * the ones a bare /ops opens: the first tab ADMIN and OPS each have (client/features/ops/tab-list.ts).
  */
 export function opsTabTable(tabsSource: string): { tabs: TabModule[]; firstTabs: TabModule[] } {
-  const tabs = [...tabsSource.matchAll(/id: '([^']+)'[^}]*?import\('\.\.\/([^']+)'\)/gs)].map((m) => ({
-    id: m[1]!,
-    module: `features/${m[2]!}.tsx`,
-  }));
-  const opsIds: string[] = /OPS_TAB_IDS = \[([^\]]*)\]/.exec(tabsSource)?.[1]?.match(/[a-z]+/g) ?? [];
-  const firstOps = tabs.find((t) => opsIds.includes(t.id));
-  return { tabs, firstTabs: [tabs[0], firstOps].filter((t): t is TabModule => t !== undefined) };
+  const tabs = [...tabsSource.matchAll(/^\s+(\w+): preloadable\(\(\) => import\('\.\.\/([^']+)'\)/gm)].map(
+    (m) => ({
+      id: m[1]!,
+      module: `features/${m[2]!}.tsx`,
+    }),
+  );
+  const firstTabs = (['ADMIN', 'OPS'] as const).map((role) => tabs.find((t) => t.id === tabIdsFor(role)[0]));
+  return { tabs, firstTabs: firstTabs.filter((t): t is TabModule => t !== undefined) };
 }

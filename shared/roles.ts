@@ -13,6 +13,13 @@ export const isEmployee = (role: string | null | undefined) =>
 /** Who receives operational alerts (Telegram and the recorded list): active ADMIN and OPS users. */
 export const ALERT_RECIPIENT_ROLES = ['ADMIN', 'OPS'] as const satisfies readonly Role[];
 
+/**
+ * The workspace tabs OPS has: stock, costs and fleet (spec section 2, Workspace); ADMIN has every tab.
+ * OPS's workspace opens on the first. The screen (client/features/ops/tabs.ts), the first data its HTML
+ * starts (shared/first-data.ts) and the build's page for a bare /ops (scripts/route-modules.ts) read it here.
+ */
+export const OPS_WORKSPACE_TABS = ['stock', 'costs', 'fleet'] as const;
+
 /** Client routes and the roles allowed on each (spec section 2). `null` means public. */
 export const ROUTE_ROLES = {
   '/': null,

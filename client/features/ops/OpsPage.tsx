@@ -1,11 +1,11 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Link, Navigate, useLocation, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { useStaffT } from '../../i18n/staff';
 import { useSession } from '../../session';
 import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Page } from '../../ui/Page';
 import { TelegramPanel } from '../ops-telegram/TelegramPanel';
-import { tabPath } from './tab-props';
+import { TabPanel, TabStrip } from './TabStrip';
 import { openTab, preloadOpenTab, type TabDef, tabsFor, type WorkspaceRole } from './tabs';
 
 const warm = (tab: TabDef) => void tab.view.preload().catch(() => {});
@@ -41,36 +41,19 @@ export function OpsPage() {
 
   return (
     <Page title={role === 'ADMIN' ? t('workspace.admin') : t('workspace.ops')} wide>
-      <div role="tablist" aria-label={t('workspace.sections')} className="tabs">
-        {tabs.map((tab) => (
-          <Link
-            key={tab.id}
-            to={tabPath(tab.id)}
-            ref={tab.id === current.id ? activeRef : undefined}
-            role="tab"
-            id={`tab-${tab.id}`}
-            aria-selected={tab.id === current.id}
-            aria-controls={`panel-${tab.id}`}
-            className={tab.id === current.id ? 'tab tab--active' : 'tab'}
-            // Its chunk, as the finger or the pointer reaches it: on a slow phone the tab then opens at once.
-            onPointerEnter={() => warm(tab)}
-            onTouchStart={() => warm(tab)}
-            onFocus={() => warm(tab)}
-          >
-            {tab.label(t)}
-          </Link>
-        ))}
-      </div>
-      <div
-        role="tabpanel"
-        id={`panel-${current.id}`}
-        aria-labelledby={`tab-${current.id}`}
-        className="tab-panel"
-      >
+      <TabStrip
+        t={t}
+        tabs={tabs.map((tab) => tab.id)}
+        current={current.id}
+        activeRef={activeRef}
+        // Its chunk, as the finger or the pointer reaches it: on a slow phone the tab then opens at once.
+        onWarm={(id) => warm(tabs.find((tab) => tab.id === id)!)}
+      />
+      <TabPanel id={current.id}>
         <Suspense fallback={<p className="muted">{t('workspace.loadingTab')}</p>}>
           <current.view.Component role={role} />
         </Suspense>
-      </div>
+      </TabPanel>
       {/* Under every tab: shown once the tab's first answers are in, so it is never pushed down. */}
       {role === 'ADMIN' ? (
         <AfterFirstAnswers>
