@@ -8,6 +8,7 @@ import type { CostType } from '../../shared/enums';
 export const staffEn = {
   common: {
     retry: 'Retry',
+    exportFailed: 'The file could not be made. Check the connection and try again.',
     refresh: 'Refresh',
     refreshing: 'Refreshing…',
     loadingChart: 'Loading chart…',

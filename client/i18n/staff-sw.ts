@@ -7,6 +7,7 @@ import type { StaffCatalog } from './staff-en';
 export const staffSw: StaffCatalog = {
   common: {
     retry: 'Jaribu tena',
+    exportFailed: 'Faili haikuweza kutengenezwa. Angalia mtandao kisha ujaribu tena.',
     refresh: 'Sasisha',
     refreshing: 'Inasasisha…',
     loadingChart: 'Inapakia chati…',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseCell, STOCK_CSV_HEADER, toCsv } from './csv';
+import { neutraliseCell, toCsv } from './csv';
+
+const STOCK_CSV_HEADER = ['Datetime', 'Kind', 'Trucks', 'Tonnes', 'Category', 'Truck ID', 'Reason'];
 
 describe('neutraliseCell', () => {
   it.each([

@@ -24,6 +24,3 @@ export function toCsv(header: string[], rows: unknown[][]): string {
     { newline: '\r\n', quotes: (value: unknown) => typeof value === 'string' && NEEDS_QUOTES.test(value) },
   );
 }
-
-export const STOCK_CSV_HEADER = ['Datetime', 'Kind', 'Trucks', 'Tonnes', 'Category', 'Truck ID', 'Reason'];
-export const COSTS_CSV_HEADER = ['Datetime', 'Type', 'Truck', 'Amount', 'Description'];

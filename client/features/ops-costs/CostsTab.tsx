@@ -1,5 +1,4 @@
 import { useMemo, useRef, useState } from 'react';
-import { COSTS_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
 import { formatDateTime } from '../../../shared/domain/format';
 import { localDate } from '../../../shared/domain/time';
 import { COST_TYPES } from '../../../shared/enums';
@@ -8,11 +7,14 @@ import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { DataList } from '../../ui/DataList';
-import { downloadText } from '../../ui/download';
+import { downloadCsv } from '../../ui/download';
 import { Alert, SelectField, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import type { TabProps } from '../ops/tab-props';
 import { AddCostForm } from './AddCostForm';
+
+/** costs.csv's columns (spec, CSV exports). */
+const COSTS_CSV_HEADER = ['Datetime', 'Type', 'Truck', 'Amount', 'Description'];
 
 function RecentCosts({ costs }: { costs: TCost[] }) {
   const { t } = useStaffT();
@@ -85,13 +87,11 @@ export function CostsTab({ role }: TabProps) {
   function exportCsv() {
     setCsvError(null);
     if (filtered.length === 0) return setCsvError(t('costs.nothingToExport'));
-    downloadText(
+    void downloadCsv(
       'costs.csv',
-      toCsv(
-        COSTS_CSV_HEADER,
-        filtered.map((c) => [c.incurred_at, c.type, c.plate ?? c.truck_id ?? '', c.amount, c.description]),
-      ),
-    );
+      COSTS_CSV_HEADER,
+      filtered.map((c) => [c.incurred_at, c.type, c.plate ?? c.truck_id ?? '', c.amount, c.description]),
+    ).catch(() => setCsvError(t('common.exportFailed')));
   }
 
   return (

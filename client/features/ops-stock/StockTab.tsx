@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
-import { STOCK_CSV_HEADER, toCsv } from '../../../shared/domain/csv';
 import { formatDateTime, formatNumber, formatTonnes } from '../../../shared/domain/format';
 import { SAND_TYPES, type SandType } from '../../../shared/enums';
 import {
@@ -15,12 +14,15 @@ import { useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
-import { downloadText } from '../../ui/download';
+import { downloadCsv } from '../../ui/download';
 import { Alert, FormStatus, SelectField, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { StatCard } from '../../ui/StatCard';
 import { useZodForm } from '../../ui/useZodForm';
 import type { TabProps } from '../ops/tab-props';
+
+/** stock-transactions.csv's columns (spec, CSV exports). */
+const STOCK_CSV_HEADER = ['Datetime', 'Kind', 'Trucks', 'Tonnes', 'Category', 'Truck ID', 'Reason'];
 
 function NoteCell({ tx }: { tx: TStockTx }) {
   const { t, i18n } = useStaffT();
@@ -138,21 +140,19 @@ export function StockTab({ role }: TabProps) {
     setCsvError(null);
     const rows = txs.data ?? [];
     if (rows.length === 0) return setCsvError(t('stock.nothingToExport'));
-    downloadText(
+    void downloadCsv(
       'stock-transactions.csv',
-      toCsv(
-        STOCK_CSV_HEADER,
-        rows.map((tx) => [
-          tx.created_at,
-          tx.kind,
-          tx.trucks,
-          tx.tonnes,
-          tx.category,
-          tx.truck_id ?? '',
-          tx.reason ?? '',
-        ]),
-      ),
-    );
+      STOCK_CSV_HEADER,
+      rows.map((tx) => [
+        tx.created_at,
+        tx.kind,
+        tx.trucks,
+        tx.tonnes,
+        tx.category,
+        tx.truck_id ?? '',
+        tx.reason ?? '',
+      ]),
+    ).catch(() => setCsvError(t('common.exportFailed')));
   }
 
   const s = stock.data;
