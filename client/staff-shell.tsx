@@ -5,9 +5,12 @@
  * changes changes here too: e2e/load-path.e2e.ts compares each variant with the screen the app renders.
  */
 import i18next, { type TFunction } from 'i18next';
+import type { ComponentProps, ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
+import { openTabId, type TabId, WORKSPACE_TABS, type WorkspaceRole } from './features/ops/tab-list';
+import { WorkspaceTop } from './features/ops/WorkspaceTop';
 import { en } from './i18n/en';
 import { renderInLanguage } from './i18n/landing';
 import { staffEn } from './i18n/staff-en';
@@ -19,6 +22,15 @@ import { Page } from './ui/Page';
 
 type Language = 'en' | 'sw';
 
+/** The workspace catalog's `t` (namespace `staff`). */
+type WorkspaceT = ComponentProps<typeof WorkspaceTop>['t'];
+
+/** What the server knows that a screen's top shows. */
+export interface ShellFacts {
+  /** How long the action log is kept (ACTIVITY_RETENTION_DAYS): the activity tab's line says so. */
+  activityRetentionDays: number;
+}
+
 /** One screen's top for one role, the way the screen's first render has it (before any data). */
 interface ShellSpec {
   role: string;
@@ -26,15 +38,37 @@ interface ShellSpec {
   title: (t: TFunction) => string;
   subtitle?: (t: TFunction) => string;
   wide?: boolean;
+  /** Under the title: the workspace's tab strip and the open tab's top. */
+  body?: (t: WorkspaceT, facts: ShellFacts) => ReactNode;
 }
+
+/**
+ * The workspace for `role` at a tab's page (`tab`) or a bare /ops (undefined): its strip and the open
+ * tab's top (WorkspaceTop). None for a tab `role` lacks.
+ */
+function workspaceSpec(role: WorkspaceRole, tab: TabId | undefined): ShellSpec[] {
+  const open = openTabId(role, tab, '');
+  if (!open) return [];
+  return [
+    {
+      role,
+      title: (t) => t(role === 'ADMIN' ? 'staff:workspace.admin' : 'staff:workspace.ops'),
+      wide: true,
+      body: (t, facts) => (
+        <WorkspaceTop t={t} role={role} tab={open} activityRetentionDays={facts.activityRetentionDays} />
+      ),
+    },
+  ];
+}
+
+const workspace = (tab?: TabId) => [...workspaceSpec('ADMIN', tab), ...workspaceSpec('OPS', tab)];
 
 /** Per route of client/routes.tsx (the same paths as the server's page routes). */
 export const STAFF_SHELLS: Record<string, ShellSpec[]> = {
-  // OpsPage: the workspace's name by role, wide, no subtitle.
-  '/ops/:tab?': [
-    { role: 'ADMIN', title: (t) => t('staff:workspace.admin'), wide: true },
-    { role: 'OPS', title: (t) => t('staff:workspace.ops'), wide: true },
-  ],
+  // OpsPage: the workspace's name by role, wide, no subtitle; its tab strip and the open tab's top. A
+  // bare /ops opens each role's first tab; each tab has a page of its own.
+  '/ops/:tab?': workspace(),
+  ...Object.fromEntries(WORKSPACE_TABS.map((tab) => [`/ops/${tab}`, workspace(tab)])),
   // DriverPage: a linked driver is greeted by name; ADMIN's driver picker has no subtitle until a
   // driver's data is in.
   '/driver': [
@@ -58,6 +92,7 @@ export const STAFF_SHELLS: Record<string, ShellSpec[]> = {
     subtitle: (t: TFunction) => t('fuel.subtitle'),
   })),
   '/customer': [{ role: 'CUSTOMER', title: (t) => t('customer.title') }],
+  '/order': [{ role: 'CUSTOMER', title: (t) => t('order.title'), subtitle: (t) => t('order.subtitle') }],
 };
 
 async function catalogs() {
@@ -74,28 +109,41 @@ async function catalogs() {
     interpolation: { escapeValue: false },
     initAsync: false,
   });
-  return (language: Language) => instance.getFixedT(language);
+  return (language: Language) => ({
+    t: instance.getFixedT(language),
+    staff: instance.getFixedT(language, 'staff') as unknown as WorkspaceT,
+  });
 }
 
-function renderTop(path: string, spec: ShellSpec, t: TFunction): string {
+function renderTop(
+  path: string,
+  spec: ShellSpec,
+  { t, staff }: { t: TFunction; staff: WorkspaceT },
+  facts: ShellFacts,
+): string {
   return renderToString(
     <StaticRouter location={path.replace('/:tab?', '')}>
       <Header />
-      <Page title={spec.title(t)} subtitle={spec.subtitle?.(t)} wide={spec.wide} />
+      <Page title={spec.title(t)} subtitle={spec.subtitle?.(t)} wide={spec.wide}>
+        {spec.body?.(staff, facts)}
+      </Page>
     </StaticRouter>,
   );
 }
 
-/** Each route's variants as the JSON element its page carries, by route path. */
-export async function renderStaffShells(): Promise<Record<string, string>> {
+/** The server's facts a top shows when it has none of its own (the settings' defaults). */
+const DEFAULT_FACTS: ShellFacts = { activityRetentionDays: 730 };
+
+/** Each route's (and workspace tab page's) variants as the JSON element its page carries, by path. */
+export async function renderStaffShells(facts: ShellFacts = DEFAULT_FACTS): Promise<Record<string, string>> {
   const tFor = await catalogs();
   const pages: Record<string, string> = {};
   for (const [path, specs] of Object.entries(STAFF_SHELLS)) {
     const variants: ShellVariant[] = [];
     for (const spec of specs) {
       const [enTop, swTop] = [
-        await renderInLanguage('en', () => renderTop(path, spec, tFor('en'))),
-        await renderInLanguage('sw', () => renderTop(path, spec, tFor('sw'))),
+        await renderInLanguage('en', () => renderTop(path, spec, tFor('en'), facts)),
+        await renderInLanguage('sw', () => renderTop(path, spec, tFor('sw'), facts)),
       ];
       variants.push({
         role: spec.role,

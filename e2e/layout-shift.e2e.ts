@@ -63,11 +63,15 @@ afterAll(async () => {
 describe('nothing jumps on a cold load at 360 px', () => {
   const screens = [
     { path: '/ops', who: () => login(ADMIN_EMAIL, ADMIN_PASSWORD) },
+    // Tabs whose heading and line come with the HTML, under the strip that comes with it too.
+    { path: '/ops/audit', who: () => login(ADMIN_EMAIL, ADMIN_PASSWORD) },
+    { path: '/ops/activity', who: () => login(ADMIN_EMAIL, ADMIN_PASSWORD) },
     { path: '/driver', who: () => login(seeded.accounts.DRIVER.email, seeded.accounts.DRIVER.password) },
     {
       path: '/customer',
       who: () => login(seeded.accounts.CUSTOMER.email, seeded.accounts.CUSTOMER.password),
     },
+    { path: '/order', who: () => login(seeded.accounts.CUSTOMER.email, seeded.accounts.CUSTOMER.password) },
   ];
   for (const { path, who } of screens) {
     it(`${path}: layout shifts ≤ ${BUDGET} over a fast network and over Slow 4G`, async () => {

@@ -27,6 +27,7 @@ let fuel: Session;
 let driver: Session;
 let customer: Session;
 let admin: Session;
+let ops: Session;
 
 /** The files only the map needs: FleetMap's chunk and what it imports (maplibre lazily) beyond the entry and /fuel. */
 function mapFiles(): string[] {
@@ -59,6 +60,15 @@ beforeAll(async () => {
     adminToken,
   );
   fuel = await api(baseURL, 'POST', '/api/auth/login', { email, password: 'fuel-pass-123' });
+  const opsEmail = `ops-lp-${suffix.toLowerCase()}@mchanga.co.ke`;
+  await api(
+    baseURL,
+    'POST',
+    '/api/admin/users',
+    { name: 'Wanjiru Ops', email: opsEmail, password: 'ops-pass-1234', role: 'OPS' },
+    adminToken,
+  );
+  ops = await api(baseURL, 'POST', '/api/auth/login', { email: opsEmail, password: 'ops-pass-1234' });
   await api(
     baseURL,
     'POST',
@@ -192,6 +202,7 @@ describe("a staff screen's first data request starts from the HTML", () => {
     ['/fuel', () => fuel, 'fuel.list', '.truck-card'],
     ['/driver', () => driver, 'driver.dashboard', 'main h1'],
     ['/customer', () => customer, 'customers.mine', 'main h1'],
+    ['/order', () => customer, 'orders.my', 'main h1'],
   ] as const)(
     '%s: before the entry script has arrived, and adopted by the app',
     async (path, who, call, shown) => {
@@ -326,6 +337,13 @@ describe("a staff screen's top comes with the HTML", () => {
       h1: document.querySelector('main h1')?.textContent ?? null,
       subtitle: document.querySelector('main .page__subtitle')?.textContent ?? null,
       header: document.querySelector('header .brand')?.textContent ?? null,
+      // The workspace: its tab strip (the open tab marked) and the open tab's heading and line.
+      tabs:
+        [...document.querySelectorAll('main [role="tab"]')]
+          .map((a) => `${a.textContent}${a.getAttribute('aria-selected') === 'true' ? ' (open)' : ''}`)
+          .join(', ') || null,
+      tabTop: document.querySelector('[role="tabpanel"] > section > h2')?.textContent ?? null,
+      tabLine: document.querySelector('[role="tabpanel"] > section > h2 + p.muted')?.textContent ?? null,
     }));
 
   it.each([
@@ -334,8 +352,12 @@ describe("a staff screen's top comes with the HTML", () => {
     ['/driver', 'en', () => driver],
     ['/driver', 'sw', () => driver],
     ['/customer', 'en', () => customer],
+    ['/order', 'sw', () => customer],
     ['/ops', 'en', () => admin],
     ['/ops/orders', 'sw', () => admin],
+    ['/ops/audit', 'en', () => admin],
+    ['/ops/activity', 'sw', () => admin],
+    ['/ops/costs', 'en', () => ops],
   ] as const)(
     '%s in %s: shown before any app code has run, then the app renders the same title over it',
     async (path, language, who) => {
@@ -365,9 +387,21 @@ describe("a staff screen's top comes with the HTML", () => {
         expect(fromHtml.h1).toBeTruthy();
         expect(await page.locator('#root').getAttribute('inert')).toBe('');
         release();
-        // The app has rendered over it: the root is its own again, with the same title and subtitle.
+        if (path.startsWith('/ops/')) expect(fromHtml.tabs).toContain(' (open)');
+        if (path === '/ops/audit' || path === '/ops/activity') expect(fromHtml.tabLine).toBeTruthy();
+        // The app has rendered over it: the root is its own again, with what the HTML showed the same (a
+        // tab without a line in the HTML has more of its own).
         await page.locator('#root:not([data-shell]):not([inert]) main h1').waitFor({ timeout: 60_000 });
-        await expect.poll(() => top(page), { timeout: 15_000 }).toEqual(fromHtml);
+        const shown = Object.keys(fromHtml).filter((k) => fromHtml[k as keyof typeof fromHtml] !== null);
+        await expect
+          .poll(
+            async () =>
+              Object.fromEntries(Object.entries(await top(page)).filter(([k]) => shown.includes(k))),
+            {
+              timeout: 15_000,
+            },
+          )
+          .toEqual(Object.fromEntries(Object.entries(fromHtml).filter(([k]) => shown.includes(k))));
         expect(errors.filter((e) => /Content Security Policy|inline script/i.test(e))).toEqual([]);
       } finally {
         release();

@@ -249,7 +249,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     await registerLandingPage(app, clientDir, () => pricingInfo(deps.database, deps.settings));
     // Every other screen: index.html with its own chunks preloaded, a staff screen's with its top
     // (server/route-html.ts).
-    const shells = await renderStaffShells(clientDir).catch((err: unknown) => {
+    const shells = await renderStaffShells(clientDir, {
+      activityRetentionDays: deps.settings.activityRetentionDays,
+    }).catch((err: unknown) => {
       app.log.warn({ err }, 'staff screens not pre-rendered: they render their top themselves');
       return {};
     });

@@ -90,7 +90,7 @@ export function createLandingPages(template: string, render: RenderLanding) {
 /** What the build's server render (dist/ssr/prerender.js, from client/prerender.tsx) exports. */
 interface ServerRender {
   renderLanding: RenderLanding;
-  renderStaffShells: () => Promise<Record<string, string>>;
+  renderStaffShells: (facts: StaffShellFacts) => Promise<Record<string, string>>;
 }
 
 /** The build's server render beside the client, or null when the build has none. */
@@ -100,13 +100,21 @@ async function serverRender(clientDir: string): Promise<ServerRender | null> {
   return (await import(pathToFileURL(renderer).href)) as ServerRender;
 }
 
+/** What the server knows that a staff screen's top shows (client/staff-shell.tsx's ShellFacts). */
+export interface StaffShellFacts {
+  activityRetentionDays: number;
+}
+
 /**
- * The staff screens' tops (client/staff-shell.tsx) by route path, rendered once at start; none without
- * the build's server render (the screens then render their top themselves, as before).
+ * The staff screens' tops (client/staff-shell.tsx) by route path (and workspace tab page), rendered once
+ * at start; none without the build's server render (the screens then render their top themselves).
  */
-export async function renderStaffShells(clientDir: string): Promise<Record<string, string>> {
+export async function renderStaffShells(
+  clientDir: string,
+  facts: StaffShellFacts,
+): Promise<Record<string, string>> {
   const renderer = await serverRender(clientDir);
-  return renderer ? renderer.renderStaffShells() : {};
+  return renderer ? renderer.renderStaffShells(facts) : {};
 }
 
 /**

@@ -160,7 +160,7 @@ describe('the first data request of a staff screen (issue 28)', () => {
     writeFileSync(
       join(dir, '.vite', 'route-preloads.json'),
       JSON.stringify(
-        ['/fuel', '/driver', '/customer', '/ops/:tab?', '/login', '/track/:token'].map((path) => ({
+        ['/fuel', '/driver', '/customer', '/order', '/ops/:tab?', '/login', '/track/:token'].map((path) => ({
           path,
           preloads: ['assets/api.js'],
         })),
@@ -187,6 +187,7 @@ describe('the first data request of a staff screen (issue 28)', () => {
     ['/fuel', true],
     ['/driver', true],
     ['/customer', true],
+    ['/order', true],
     ['/ops', true],
     ['/ops/orders', true],
     ['/login', false],
@@ -233,6 +234,7 @@ describe('the first data request of a staff screen (issue 28)', () => {
     ['/fuel', 'FUEL'],
     ['/driver', 'DRIVER'],
     ['/customer', 'CUSTOMER'],
+    ['/order', 'CUSTOMER'],
     ['/ops', 'ADMIN'],
     ['/ops/orders', 'ADMIN'],
     ['/ops/stock', 'ADMIN'],

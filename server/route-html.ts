@@ -19,6 +19,7 @@ export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
   '/driver',
   '/fuel',
   '/customer',
+  '/order',
 ]);
 /** The content security policy's source for exactly this inline script (no 'unsafe-inline'). */
 const hashSource = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
@@ -71,7 +72,8 @@ export function withPreloads(template: string, files: readonly string[]): string
 
 /**
  * Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback.
- * `shells` (by route path, from the build's server render) puts a staff screen's top into its page.
+ * `shells` (by route path or workspace tab page, from the build's server render) puts a staff screen's
+ * top into its page.
  * True when the screens have routes of their own (so any other path is not a screen).
  */
 export function registerRoutePages(
@@ -86,7 +88,7 @@ export function registerRoutePages(
   for (const { path, screen = path, preloads } of routes) {
     let html = withPreloads(template, preloads);
     if (FIRST_DATA_ROUTES.has(screen)) html = withFirstData(html);
-    const shell = shells[screen];
+    const shell = shells[path] ?? shells[screen];
     if (shell) html = withStaffShell(html, shell);
     const page = htmlPage(html);
     app.get(path, (req, reply) => sendPage(req, reply, page));

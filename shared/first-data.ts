@@ -11,6 +11,8 @@
  * content security policy allows it by its hash (server/app.ts), not with 'unsafe-inline'.
  */
 
+import { OPS_WORKSPACE_TABS } from './roles';
+
 /** One tRPC call: its procedure and input (none for most first calls). */
 export interface FirstCall {
   path: string;
@@ -49,7 +51,6 @@ const ADMIN_TABS: Record<string, FirstCall[]> = {
   ai: [{ path: 'admin.backups.status' }, { path: 'admin.ai.insights' }],
   activity: [{ path: 'admin.activity.list', input: { limit: 500 } }, { path: 'admin.activity.filters' }],
 };
-const OPS_TABS = ['stock', 'costs', 'fleet'] as const;
 
 /**
  * The first batch of each staff screen, in the order the screen's first render asks for it (checked
@@ -67,14 +68,9 @@ export const FIRST_DATA: FirstData[] = [
     role: 'ADMIN',
     calls: [...calls, { path: 'admin.notifications.list' }],
   })),
-  // OPS opens on stock; its tabs have no Telegram panel.
-  {
-    route: '^/ops(/stock)?/?$',
-    role: 'OPS',
-    calls: ADMIN_TABS.stock!,
-  },
-  ...OPS_TABS.filter((tab) => tab !== 'stock').map((tab) => ({
-    route: `^/ops/${tab}/?$`,
+  // OPS opens on its first tab (stock); its tabs have no Telegram panel.
+  ...OPS_WORKSPACE_TABS.map((tab, i) => ({
+    route: i === 0 ? `^/ops(/${tab})?/?$` : `^/ops/${tab}/?$`,
     role: 'OPS',
     calls: ADMIN_TABS[tab]!,
   })),
@@ -92,6 +88,13 @@ export const FIRST_DATA: FirstData[] = [
       { path: 'fuel.list', input: { limit: 50 } },
       { path: 'admin.trucks.list' },
     ],
+  },
+  // The order form: the price list for its quote, and the customer's orders (one still waiting for a
+  // payment takes steps 2 and 3 after a reload) with the paybill.
+  {
+    route: '^/order/?$',
+    role: 'CUSTOMER',
+    calls: [{ path: 'pricing.get' }, { path: 'orders.my' }, { path: 'mpesa.options' }],
   },
   {
     route: '^/customer/?$',

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { toCsv } from '../../../shared/domain/csv';
 import { formatDateTime } from '../../../shared/domain/format';
 import {
   ASSIGNMENT_STATUSES,
@@ -12,8 +11,9 @@ import type { TActivityEntry } from '../../../shared/schemas/activity';
 import { type Format, useFormat } from '../../i18n/format';
 import { costTypeLabel, type StaffT, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
-import { downloadText } from '../../ui/download';
+import { downloadCsv } from '../../ui/download';
 import { Alert, SelectField, TextField } from '../../ui/forms';
+import { TAB_TOPS, TabSection } from '../ops/TabSection';
 import type { TabProps } from '../ops/tab-props';
 
 const ACTIVITY_CSV_HEADER = [
@@ -156,8 +156,10 @@ export function ActivityTab(_props: TabProps) {
   const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
     setFilters((f) => ({ ...f, [k]: e.target.value }));
   const list = entries.data ?? [];
+  const [csvError, setCsvError] = useState<string | null>(null);
 
   const exportCsv = () => {
+    setCsvError(null);
     const rows = list.map((e) => [
       e.at,
       e.userId ?? '',
@@ -170,13 +172,15 @@ export function ActivityTab(_props: TabProps) {
       e.ip ?? '',
       e.userAgent ?? '',
     ]);
-    downloadText(`activity-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(ACTIVITY_CSV_HEADER, rows));
+    void downloadCsv(
+      `activity-${new Date().toISOString().slice(0, 10)}.csv`,
+      ACTIVITY_CSV_HEADER,
+      rows,
+    ).catch(() => setCsvError(t('common.exportFailed')));
   };
 
   return (
-    <section aria-labelledby="activity-heading">
-      <h2 id="activity-heading">{t('tabs.activity')}</h2>
-      <p className="muted">{t('activity.intro', { days: facets.data?.retentionDays ?? 730 })}</p>
+    <TabSection tab="activity" top={TAB_TOPS.activity(t, facets.data?.retentionDays ?? 730)}>
       <div className="toolbar">
         <SelectField label={t('activity.user')} value={filters.userId} onChange={set('userId')}>
           <option value="">{t('activity.anyone')}</option>
@@ -206,6 +210,7 @@ export function ActivityTab(_props: TabProps) {
           {t('activity.exportCsv')}
         </button>
       </div>
+      {csvError ? <Alert>{csvError}</Alert> : null}
       {entries.error ? <Alert>{t('activity.loadFailed')}</Alert> : null}
       {entries.data && list.length === 0 ? <p className="muted">{t('activity.none')}</p> : null}
       {list.length > 0 ? <p className="muted">{t('activity.shown', { count: list.length })}</p> : null}
@@ -214,6 +219,6 @@ export function ActivityTab(_props: TabProps) {
           <EntryCard key={`${e.at}|${e.userId}|${e.action}|${e.entity}|${e.entityId}`} entry={e} />
         ))}
       </ul>
-    </section>
+    </TabSection>
   );
 }

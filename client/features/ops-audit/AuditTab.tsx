@@ -9,11 +9,13 @@ import {
 } from '../../../shared/schemas/money';
 import { costTypeLabel, type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
+import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Badge } from '../../ui/Badge';
 import { useConfirm } from '../../ui/ConfirmDialog';
 import { Alert, SelectField, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { useZodForm } from '../../ui/useZodForm';
+import { TAB_TOPS, TabSection } from '../ops/TabSection';
 import type { TabProps } from '../ops/tab-props';
 import { FuelFindings } from './FuelFindings';
 
@@ -232,9 +234,7 @@ export function AuditTab(_props: TabProps) {
     setFilters((f) => ({ ...f, [k]: e.target.value }));
 
   return (
-    <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading">{t('tabs.audit')}</h2>
-      <p className="muted">{t('audit.intro')}</p>
+    <TabSection tab="audit" top={TAB_TOPS.audit(t)}>
       <div className="toolbar">
         <SelectField label={t('audit.entity')} value={filters.entity} onChange={set('entity')}>
           <option value="">{t('audit.costsAndFuel')}</option>
@@ -275,7 +275,10 @@ export function AuditTab(_props: TabProps) {
           <AuditRow key={`${r.entity}-${r.id}-${r.status}`} record={r} onChanged={refresh} />
         ))}
       </ul>
-      <FuelFindings />
-    </section>
+      {/* Below the records: shown once they are in, so it is not pushed down as they arrive. */}
+      <AfterFirstAnswers>
+        <FuelFindings />
+      </AfterFirstAnswers>
+    </TabSection>
   );
 }

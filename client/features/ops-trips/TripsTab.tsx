@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Alert, SelectField } from '../../ui/forms';
+import { TAB_TOPS, TabSection } from '../ops/TabSection';
 import type { TabProps } from '../ops/tab-props';
 import { PhaseMedians, TripList } from './TripsView';
 
@@ -12,9 +13,7 @@ export function TripsTab(_props: TabProps) {
   const [by, setBy] = useState<'truck' | 'driver'>('truck');
   const report = trpc.admin.trips.report.useQuery({ days, by });
   return (
-    <section aria-labelledby="trips-heading">
-      <h2 id="trips-heading">{t('trips.heading')}</h2>
-      <p className="muted">{t('trips.intro')}</p>
+    <TabSection tab="trips" top={TAB_TOPS.trips(t)}>
       <div className="toolbar">
         <SelectField
           label={t('common.period')}
@@ -48,6 +47,6 @@ export function TripsTab(_props: TabProps) {
           </li>
         ))}
       </ul>
-    </section>
+    </TabSection>
   );
 }
