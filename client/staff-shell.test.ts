@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
+import { GUEST, SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
 import { WORKSPACE_TABS } from './features/ops/tab-list';
 import { en } from './i18n/en';
+import { landingEn } from './i18n/landing-en';
 import { landingSw } from './i18n/landing-sw';
 import { staffEn } from './i18n/staff-en';
 import { staffSw } from './i18n/staff-sw';
@@ -25,7 +26,7 @@ const h1 = (html: string) => /<h1>(.*?)<\/h1>/.exec(html)?.[1];
 const subtitle = (html: string) => /<p class="page__subtitle">(.*?)<\/p>/.exec(html)?.[1] ?? null;
 
 describe('the staff screens rendered for the server (issue 28)', () => {
-  it('has a page for each staff route', () => {
+  it('has a page for each staff route and each public screen a guest opens', () => {
     expect(Object.keys(shells).sort()).toEqual(
       [
         '/customer',
@@ -34,6 +35,10 @@ describe('the staff screens rendered for the server (issue 28)', () => {
         '/ops/:tab?',
         '/order',
         ...WORKSPACE_TABS.map((t) => `/ops/${t}`),
+        '/login',
+        '/register',
+        '/forgot-password',
+        '/articles',
       ].sort(),
     );
   });
@@ -55,6 +60,26 @@ describe('the staff screens rendered for the server (issue 28)', () => {
     ['/driver', 'DRIVER', false, en.driver.title, en.driver.notLinked, sw.driver.title, sw.driver.notLinked],
     ['/customer', 'CUSTOMER', undefined, en.customer.title, null, sw.customer.title, null],
     ['/order', 'CUSTOMER', undefined, en.order.title, en.order.subtitle, sw.order.title, sw.order.subtitle],
+    ['/login', GUEST, undefined, en.login.title, null, sw.login.title, null],
+    [
+      '/register',
+      GUEST,
+      undefined,
+      en.register.title,
+      en.register.subtitle,
+      sw.register.title,
+      sw.register.subtitle,
+    ],
+    ['/forgot-password', GUEST, undefined, en.forgot.title, null, sw.forgot.title, null],
+    [
+      '/articles',
+      GUEST,
+      undefined,
+      landingEn.articles.title,
+      landingEn.articles.subtitle,
+      landingSw.articles.title,
+      landingSw.articles.subtitle,
+    ],
     ['/ops/audit', 'ADMIN', undefined, staffEn.workspace.admin, null, staffSw.workspace.admin, null],
     ['/ops/fleet', 'OPS', undefined, staffEn.workspace.ops, null, staffSw.workspace.ops, null],
   ])(

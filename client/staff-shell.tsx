@@ -1,6 +1,7 @@
 /**
- * The top of each staff screen (site header, title, subtitle) rendered for the server, once at start, by
- * the components the screens render it with: every role's variant in both languages, as the JSON
+ * The top of each staff screen (site header, title, subtitle; the workspace's tab strip and the open tab's
+ * top) and of the public screens a device without a session opens, rendered for the server, once at
+ * start, by the components the screens render it with: every role's variant in both languages, as the JSON
  * element the page's inline script picks from (shared/staff-shell.ts, issue 28). A screen whose title
  * changes changes here too: e2e/load-path.e2e.ts compares each variant with the screen the app renders.
  */
@@ -8,11 +9,13 @@ import i18next, { type TFunction } from 'i18next';
 import type { ComponentProps, ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
+import { GUEST, SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
 import { openTabId, type TabId, WORKSPACE_TABS, type WorkspaceRole } from './features/ops/tab-list';
 import { WorkspaceTop } from './features/ops/WorkspaceTop';
 import { en } from './i18n/en';
 import { renderInLanguage } from './i18n/landing';
+import { landingEn } from './i18n/landing-en';
+import { landingSw } from './i18n/landing-sw';
 import { staffEn } from './i18n/staff-en';
 import { staffSw } from './i18n/staff-sw';
 import { sw } from './i18n/sw';
@@ -93,18 +96,29 @@ export const STAFF_SHELLS: Record<string, ShellSpec[]> = {
   })),
   '/customer': [{ role: 'CUSTOMER', title: (t) => t('customer.title') }],
   '/order': [{ role: 'CUSTOMER', title: (t) => t('order.title'), subtitle: (t) => t('order.subtitle') }],
+  // The public screens, for a device without a session (a signed-in one is sent on by the app).
+  '/login': [{ role: GUEST, title: (t) => t('login.title') }],
+  '/register': [{ role: GUEST, title: (t) => t('register.title'), subtitle: (t) => t('register.subtitle') }],
+  '/forgot-password': [{ role: GUEST, title: (t) => t('forgot.title') }],
+  '/articles': [
+    {
+      role: GUEST,
+      title: (t) => t('landing:articles.title'),
+      subtitle: (t) => t('landing:articles.subtitle'),
+    },
+  ],
 };
 
 async function catalogs() {
   const instance = i18next.createInstance();
   await instance.init({
     resources: {
-      en: { translation: en, staff: staffEn },
-      sw: { translation: sw, staff: staffSw },
+      en: { translation: en, staff: staffEn, landing: landingEn },
+      sw: { translation: sw, staff: staffSw, landing: landingSw },
     },
     lng: 'en',
     fallbackLng: 'en',
-    ns: ['translation', 'staff'],
+    ns: ['translation', 'staff', 'landing'],
     // React escapes what it renders (as in client/i18n/index.ts).
     interpolation: { escapeValue: false },
     initAsync: false,

@@ -347,21 +347,28 @@ describe("a staff screen's top comes with the HTML", () => {
     }));
 
   it.each([
-    ['/fuel', 'en', () => fuel],
-    ['/fuel', 'sw', () => fuel],
-    ['/driver', 'en', () => driver],
-    ['/driver', 'sw', () => driver],
-    ['/customer', 'en', () => customer],
-    ['/order', 'sw', () => customer],
-    ['/ops', 'en', () => admin],
-    ['/ops/orders', 'sw', () => admin],
-    ['/ops/audit', 'en', () => admin],
-    ['/ops/activity', 'sw', () => admin],
-    ['/ops/costs', 'en', () => ops],
+    ['/fuel', 'en', (): Session | null => fuel],
+    ['/fuel', 'sw', (): Session | null => fuel],
+    ['/driver', 'en', (): Session | null => driver],
+    ['/driver', 'sw', (): Session | null => driver],
+    ['/customer', 'en', (): Session | null => customer],
+    ['/order', 'sw', (): Session | null => customer],
+    ['/ops', 'en', (): Session | null => admin],
+    ['/ops/orders', 'sw', (): Session | null => admin],
+    ['/ops/audit', 'en', (): Session | null => admin],
+    ['/ops/activity', 'sw', (): Session | null => admin],
+    ['/ops/costs', 'en', (): Session | null => ops],
+    // A device without a session: the public screens' guest variant.
+    ['/login', 'en', (): Session | null => null],
+    ['/register', 'sw', (): Session | null => null],
+    ['/articles', 'en', (): Session | null => null],
   ] as const)(
     '%s in %s: shown before any app code has run, then the app renders the same title over it',
     async (path, language, who) => {
-      const context = await signedIn(who());
+      const session = who();
+      const context = session
+        ? await signedIn(session)
+        : await browser.newContext({ baseURL, viewport: PHONE_360, isMobile: true, hasTouch: true });
       await context.addInitScript((l: string) => {
         if (l === 'sw') localStorage.setItem('mchanga.language', 'sw');
       }, language);

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonScript } from '../client/prerendered';
 import { batchUrl, FIRST_DATA } from '../shared/first-data';
-import { SHELL_ATTRIBUTE, SHELL_DATA_ID, type ShellVariant } from '../shared/staff-shell';
+import { GUEST, SHELL_ATTRIBUTE, SHELL_DATA_ID, type ShellVariant } from '../shared/staff-shell';
 import { securityHeaders } from './app';
 import {
   FIRST_DATA_SCRIPT,
@@ -295,7 +295,7 @@ describe("a staff screen's top in its page (issue 28)", () => {
   });
 
   /** Runs the script as the page would, with this localStorage; answers the root it leaves. */
-  function runShell(stored: Record<string, string>, rootHtml = '') {
+  function runShell(stored: Record<string, string>, rootHtml = '', variants: ShellVariant[] = VARIANTS) {
     const attributes: Record<string, string> = {};
     const root = {
       innerHTML: rootHtml,
@@ -306,7 +306,7 @@ describe("a staff screen's top in its page (issue 28)", () => {
         attributes[name] = value;
       },
     };
-    const data = { textContent: JSON.stringify(VARIANTS) };
+    const data = { textContent: JSON.stringify(variants) };
     const window = { localStorage: { getItem: (k: string) => stored[k] ?? null } };
     runInNewContext(STAFF_SHELL_SCRIPT, {
       window,
@@ -345,5 +345,18 @@ describe("a staff screen's top in its page (issue 28)", () => {
       html: '<p>kept</p>',
       attributes: [],
     });
+  });
+
+  it("writes a public screen's guest variant on a device without a session, and only there", () => {
+    const withGuest = [...VARIANTS, { role: GUEST, en: '<h1>Sign in</h1>', sw: '<h1>Ingia</h1>' }];
+    expect(runShell({}, '', withGuest)).toEqual({
+      html: '<h1>Sign in</h1>',
+      attributes: ['aria-busy', SHELL_ATTRIBUTE, 'inert'].sort(),
+    });
+    expect(runShell({ 'mchanga.language': 'sw' }, '', withGuest).html).toBe('<h1>Ingia</h1>');
+    // A signed-in device gets its role's variant or none: the app sends it on from a public screen.
+    expect(runShell({ token: 't', role: 'FUEL' }, '', withGuest).html).toBe('<h1>Fuel</h1>');
+    expect(runShell({ token: 't', role: 'CUSTOMER' }, '', withGuest).html).toBe('');
+    expect(runShell({ token: 't' }, '', withGuest).html).toBe('');
   });
 });

@@ -16,6 +16,8 @@
 export const SHELL_ATTRIBUTE = 'data-shell';
 /** The JSON element holding the route's variants. */
 export const SHELL_DATA_ID = 'mchanga-shell';
+/** The `role` of a variant for a device without a session (the public screens: /login, /register, …). */
+export const GUEST = 'guest';
 /** Where a variant has the user's name (escaped by the script). */
 export const SHELL_NAME = '{{name}}';
 
@@ -32,9 +34,10 @@ export interface ShellVariant {
 }
 
 /**
- * The inline script (plain ES5). Writes nothing for a device without a session, one whose session may
- * only open the password screen, a role without a variant, or a root that already holds something.
+ * The inline script (plain ES5). Picks the variant of the stored role, or GUEST's on a device without a
+ * session; writes nothing for a session that may only open the password screen, a role without a
+ * variant, or a root that already holds something.
  */
 export function staffShellScript(): string {
-  return `(function(){try{var d=document.getElementById('${SHELL_DATA_ID}'),root=document.getElementById('root'),s=window.localStorage;if(!d||!root||root.firstChild)return;var r=s.getItem('role'),m=s.getItem('mustChangePassword');if(!s.getItem('token')||!r||(m&&m!=='false'))return;var l=s.getItem('mchanga.language')==='sw'?'sw':'en',n=s.getItem('userName')||'',k=!!s.getItem('driverId'),v=JSON.parse(d.textContent);for(var i=0;i<v.length;i++){var e=v[i];if(e.role!==r||(e.linked===true&&(!k||!n))||(e.linked===false&&k))continue;root.innerHTML=e[l].split('${SHELL_NAME}').join(n.replace(/[&<>"']/g,function(c){return'&#'+c.charCodeAt(0)+';'}));root.setAttribute('${SHELL_ATTRIBUTE}','');root.setAttribute('inert','');root.setAttribute('aria-busy','true');return}}catch(x){}})();`;
+  return `(function(){try{var d=document.getElementById('${SHELL_DATA_ID}'),root=document.getElementById('root'),s=window.localStorage;if(!d||!root||root.firstChild)return;var t=s.getItem('token'),r=t?s.getItem('role'):'${GUEST}',m=s.getItem('mustChangePassword');if(!r||(t&&m&&m!=='false'))return;var l=s.getItem('mchanga.language')==='sw'?'sw':'en',n=s.getItem('userName')||'',k=!!s.getItem('driverId'),v=JSON.parse(d.textContent);for(var i=0;i<v.length;i++){var e=v[i];if(e.role!==r||(e.linked===true&&(!k||!n))||(e.linked===false&&k))continue;root.innerHTML=e[l].split('${SHELL_NAME}').join(n.replace(/[&<>"']/g,function(c){return'&#'+c.charCodeAt(0)+';'}));root.setAttribute('${SHELL_ATTRIBUTE}','');root.setAttribute('inert','');root.setAttribute('aria-busy','true');return}}catch(x){}})();`;
 }
