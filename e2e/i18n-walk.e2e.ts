@@ -60,10 +60,14 @@ const FIXED_WORDS = new Set(
   telegram openai bot etims kra mch mca osmand google maps ok email e mail equity kcb bank co ke
   admin ops fuel driver customer bullmq redis pglite postgresql json h min`.split(/\s+/),
 );
-/** Words of the seeded business (names, sites, descriptions, notes): data, not the screen's language. */
+/**
+ * Words of the seeded business (names, sites, descriptions, notes, number plates): data, not the screen's
+ * language. A plate is made of a random run of letters and digits ("KDA T7IT" reads "it").
+ */
 function dataWords(s: SeededBusiness): Set<string> {
   const text = [
     ...Object.values(s.sites),
+    ...s.trucks.map((t) => t.plate),
     ...s.drivers.map((d) => d.name),
     ...Object.values(s.accounts).map((a) => a.email),
     'Otieno Ops Njeri Pump Thika Greens Builders Cooperative Yard receipt Front brake pads and labour at',
