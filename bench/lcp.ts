@@ -11,16 +11,14 @@
  * /fuel, /customer, /order, /track) ≤ 1.5 s and ≤ 4× its bare page; every repeat visit ≤ 0.5 s.
  * Exits 1 when one is missed.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { SNAPSHOT_CACHE } from '../client/offline/snapshot';
 import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
-import { OPS_TABS_SOURCE, opsTabTable } from '../scripts/route-modules';
 import type { TAuthResult } from '../shared/schemas/auth';
 import { median } from './stats';
 
@@ -43,17 +41,14 @@ interface PageSpec {
   maxRatio?: number;
 }
 
-/** Every tab of the ADMIN's workspace, each at its own address and chunk: the build's own reading of tabs.ts. */
-const OPS_TABS = opsTabTable(
-  readFileSync(fileURLToPath(new URL(`../client/${OPS_TABS_SOURCE}`, import.meta.url)), 'utf8'),
-).tabs.map((t) => t.id);
 const STAFF = { budgetMs: 1500, maxRatio: 4 };
 /** `/track/…` stands for the tracking page of a seeded order (its token is only known once seeded). */
 const TRACK = '/track/…';
 const ALL_PAGES: PageSpec[] = [
   { path: '/', budgetMs: 1800, maxRatio: 4 },
   { path: '/ops', role: 'ADMIN', ...STAFF },
-  ...OPS_TABS.map((tab): PageSpec => ({ path: `/ops/${tab}`, role: 'ADMIN', ...STAFF })),
+  // Every tab of the ADMIN's workspace, each at its own address and chunk.
+  ...WORKSPACE_TABS.map((tab): PageSpec => ({ path: `/ops/${tab}`, role: 'ADMIN', ...STAFF })),
   { path: '/driver', role: 'DRIVER', ...STAFF },
   { path: '/fuel', role: 'FUEL', ...STAFF },
   { path: '/customer', role: 'CUSTOMER', ...STAFF },

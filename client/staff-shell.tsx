@@ -9,7 +9,7 @@ import i18next, { type TFunction } from 'i18next';
 import type { ComponentProps, ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { GUEST, SHELL_DATA_ID, SHELL_NAME, type ShellVariant } from '../shared/staff-shell';
+import { GUEST, SHELL_DATA_ID, SHELL_NAME, type ShellFacts, type ShellVariant } from '../shared/staff-shell';
 import { openTabId, type TabId, WORKSPACE_TABS, type WorkspaceRole } from './features/ops/tab-list';
 import { WorkspaceTop } from './features/ops/WorkspaceTop';
 import { en } from './i18n/en';
@@ -27,12 +27,6 @@ type Language = 'en' | 'sw';
 
 /** The workspace catalog's `t` (namespace `staff`). */
 type WorkspaceT = ComponentProps<typeof WorkspaceTop>['t'];
-
-/** What the server knows that a screen's top shows. */
-export interface ShellFacts {
-  /** How long the action log is kept (ACTIVITY_RETENTION_DAYS): the activity tab's line says so. */
-  activityRetentionDays: number;
-}
 
 /** One screen's top for one role, the way the screen's first render has it (before any data). */
 interface ShellSpec {
@@ -145,11 +139,8 @@ function renderTop(
   );
 }
 
-/** The server's facts a top shows when it has none of its own (the settings' defaults). */
-const DEFAULT_FACTS: ShellFacts = { activityRetentionDays: 730 };
-
 /** Each route's (and workspace tab page's) variants as the JSON element its page carries, by path. */
-export async function renderStaffShells(facts: ShellFacts = DEFAULT_FACTS): Promise<Record<string, string>> {
+export async function renderStaffShells(facts: ShellFacts): Promise<Record<string, string>> {
   const tFor = await catalogs();
   const pages: Record<string, string> = {};
   for (const [path, specs] of Object.entries(STAFF_SHELLS)) {

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS_TABS_SOURCE, opsTabTable } from '../scripts/route-modules';
+import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { OPS_WORKSPACE_TABS } from '../shared/roles';
 import { seriousAxeViolations } from './support/axe';
 import { api, launchBrowser, storeSession } from './support/browser';
@@ -15,15 +13,11 @@ const PHONE_360 = { width: 360, height: 740 };
 const LAPTOP = { width: 1366, height: 900 };
 
 const PUBLIC = ['/', '/articles', '/login', '/register', '/no-such-page'];
-// Every workspace tab, as the screen lists them (the build reads the same table).
-const ADMIN_TABS = opsTabTable(
-  readFileSync(fileURLToPath(new URL(`../client/${OPS_TABS_SOURCE}`, import.meta.url)), 'utf8'),
-).tabs.map((t) => t.id);
 type Role = 'guest' | 'CUSTOMER' | 'ADMIN' | 'OPS' | 'DRIVER' | 'FUEL';
 const SCREENS: Record<Role, string[]> = {
   guest: PUBLIC,
   CUSTOMER: [...PUBLIC, '/order', '/customer'],
-  ADMIN: [...PUBLIC, ...ADMIN_TABS.map((t) => `/ops/${t}`), '/driver', '/fuel'],
+  ADMIN: [...PUBLIC, ...WORKSPACE_TABS.map((t) => `/ops/${t}`), '/driver', '/fuel'],
   OPS: [...PUBLIC, ...OPS_WORKSPACE_TABS.map((t) => `/ops/${t}`), '/fuel'],
   DRIVER: [...PUBLIC, '/driver'],
   FUEL: [...PUBLIC, '/fuel'],

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TPricingInfo } from '../shared/schemas/pricing';
+import type { ShellFacts } from '../shared/staff-shell';
 
 export interface RenderedLanding {
   /** The HTML inside `<div id="root">`. */
@@ -90,7 +91,7 @@ export function createLandingPages(template: string, render: RenderLanding) {
 /** What the build's server render (dist/ssr/prerender.js, from client/prerender.tsx) exports. */
 interface ServerRender {
   renderLanding: RenderLanding;
-  renderStaffShells: (facts: StaffShellFacts) => Promise<Record<string, string>>;
+  renderStaffShells: (facts: ShellFacts) => Promise<Record<string, string>>;
 }
 
 /** The build's server render beside the client, or null when the build has none. */
@@ -100,18 +101,13 @@ async function serverRender(clientDir: string): Promise<ServerRender | null> {
   return (await import(pathToFileURL(renderer).href)) as ServerRender;
 }
 
-/** What the server knows that a staff screen's top shows (client/staff-shell.tsx's ShellFacts). */
-export interface StaffShellFacts {
-  activityRetentionDays: number;
-}
-
 /**
  * The staff screens' tops (client/staff-shell.tsx) by route path (and workspace tab page), rendered once
  * at start; none without the build's server render (the screens then render their top themselves).
  */
 export async function renderStaffShells(
   clientDir: string,
-  facts: StaffShellFacts,
+  facts: ShellFacts,
 ): Promise<Record<string, string>> {
   const renderer = await serverRender(clientDir);
   return renderer ? renderer.renderStaffShells(facts) : {};

@@ -21,6 +21,12 @@ export const GUEST = 'guest';
 /** Where a variant has the user's name (escaped by the script). */
 export const SHELL_NAME = '{{name}}';
 
+/** What the server knows that a screen's top shows (the build's server render takes it at start). */
+export interface ShellFacts {
+  /** How long the action log is kept (ACTIVITY_RETENTION_DAYS): the activity tab's line says so. */
+  activityRetentionDays: number;
+}
+
 /** The top of one staff screen for one role, in each language. */
 export interface ShellVariant {
   role: string;

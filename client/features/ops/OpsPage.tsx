@@ -6,9 +6,10 @@ import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Page } from '../../ui/Page';
 import { TelegramPanel } from '../ops-telegram/TelegramPanel';
 import { TabPanel, TabStrip } from './TabStrip';
-import { openTab, preloadOpenTab, type TabDef, tabsFor, type WorkspaceRole } from './tabs';
+import type { TabId } from './tab-list';
+import { openTab, preloadOpenTab, preloadTab, tabsFor, type WorkspaceRole } from './tabs';
 
-const warm = (tab: TabDef) => void tab.view.preload().catch(() => {});
+const warm = (id: TabId) => void preloadTab(id).catch(() => {});
 const workspaceRole = (role: string | undefined): WorkspaceRole => (role === 'ADMIN' ? 'ADMIN' : 'OPS');
 
 /** The open tab's chunk, for the page's first render to wait for (client/routes.tsx). */
@@ -47,7 +48,7 @@ export function OpsPage() {
         current={current.id}
         activeRef={activeRef}
         // Its chunk, as the finger or the pointer reaches it: on a slow phone the tab then opens at once.
-        onWarm={(id) => warm(tabs.find((tab) => tab.id === id)!)}
+        onWarm={warm}
       />
       <TabPanel id={current.id}>
         <Suspense fallback={<p className="muted">{t('workspace.loadingTab')}</p>}>
