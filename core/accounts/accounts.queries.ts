@@ -30,12 +30,13 @@ export async function userById(db: DbOrTx, id: number) {
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Customers whose name, e-mail or phone holds `text` (phone also by its digits, so 0712… finds +254712…),
- * with whether they have terms; by name, at most `limit`.
+ * Customers whose name, e-mail or phone holds `text`, with whether they have terms; by name, at most `limit`.
+ * Text typed as a phone number (digits, spaces, +, -, brackets) is matched by its digits too, so 0712… finds
+ * +254712…; text with letters is a name or e-mail, and the digits among its letters are not a phone.
  */
 export async function searchCustomers(db: DbOrTx, text: string, limit: number) {
   const like = likeText(text);
-  const digits = text.replace(/\D/g, '').replace(/^(254|0)/, '');
+  const digits = /^[\d\s+()-]+$/.test(text) ? text.replace(/\D/g, '').replace(/^(254|0)/, '') : '';
   return db
     .select({
       id: users.id,

@@ -134,6 +134,8 @@ describe('GET /api/admin/customers: finding a customer to give terms to', () => 
     expect((await find(`${tag}-otieno@`)).map((c) => c.id)).toEqual([otieno.user.id]);
     // By phone, typed as 0712… or +254712… (test accounts have 0712345678).
     expect((await find('+254 712 345')).map((c) => c.id)).toContain(wanjiru.user.id);
+    // Digits among letters are not a phone number: no name or e-mail holds this, so nobody is found.
+    expect(await find('ab 712')).toEqual([]);
     // A % or _ typed is a letter, not a wildcard.
     expect(await find('%%')).toEqual([]);
     expect(await find('__')).toEqual([]);
