@@ -248,6 +248,43 @@ describe('the service worker', () => {
     await context.close();
   });
 
+  it("answers a screen's address with the server's page for it, kept as last received (issue 28: repeat visits)", async () => {
+    const { context, page } = await newPage(browser, baseURL, PHONE);
+    // The page that installs the worker is kept when it activates; another is kept when first opened.
+    await page.goto('/login');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null).catch(() => false))
+      .toBe(true);
+    await page.goto('/register');
+    await page.getByLabel('Email').waitFor();
+    const kept = () =>
+      page.evaluate(async () =>
+        (await (await caches.open('mchanga-pages')).keys()).map((r) => new URL(r.url).pathname).sort(),
+      );
+    await expect.poll(kept).toEqual(['/login', '/register']);
+
+    // Offline, each comes back as the server sent it, with its top in the HTML (the guest variant), not
+    // the bare shell; without its modulepreloads (the chunks come from the precache).
+    await context.setOffline(true);
+    for (const [path, label] of [
+      ['/login', 'Email'],
+      ['/register', 'Email'],
+    ] as const) {
+      const response = await page.goto(path);
+      expect(response?.fromServiceWorker(), path).toBe(true);
+      const html = (await response?.text()) ?? '';
+      expect(html, path).toContain('id="mchanga-shell"');
+      expect(html, path).not.toContain('modulepreload');
+      await expect.poll(() => page.getByLabel(label).isVisible(), { timeout: 15_000 }).toBe(true);
+    }
+    // An address it has never kept: the precached shell, at once.
+    const articles = await page.goto('/articles');
+    expect(await articles?.text()).not.toContain('id="mchanga-shell"');
+    await context.setOffline(false);
+    await context.close();
+  });
+
   it('is not needed: with service workers blocked the landing page and sign-in work', async () => {
     const context = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
     const page = await context.newPage();
