@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
-import { SNAPSHOT_CACHE } from '../client/offline/snapshot';
+import { KEPT_SCREENS, SNAPSHOT_CACHE } from '../client/offline/snapshot';
 import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import type { TAuthResult } from '../shared/schemas/auth';
@@ -165,8 +165,10 @@ const OBSERVE = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
       const el = e.element;
+      // Its tag, id, first class and first words (which paragraph it is, when several share a class).
+      const words = el?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 28) ?? '';
       const name = el
-        ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}`
+        ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}${words ? ` “${words.replace(/\|/g, '/')}”` : ''}`
         : '?';
       w.__lcp.push({ t: e.startTime, el: name });
     }
@@ -260,7 +262,7 @@ async function newContext(browser: Browser, baseURL: string, session?: TAuthResu
 
 /**
  * Waits until the service worker (when the app has one) is active, i.e. its precache is filled, and, on a
- * staff screen the phone keeps (client/offline/snapshot.ts), until the screen is kept: the app keeps it a
+ * screen the phone keeps (client/offline/snapshot.ts), until the screen is kept: the app keeps it a
  * second after its data last changed, as for a user who looked at it. Leaving sooner measured a repeat
  * visit no one makes (the app booting with nothing to show, 1.1 s instead of 0.34 s on /driver).
  */
@@ -278,7 +280,7 @@ async function serviceWorkerReady(context: BrowserContext, url: string): Promise
       await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(r, 60_000))]);
       return registration.active !== null;
     });
-    if (active && /^\/(ops|driver|fuel)(\/|$)/.test(new URL(url, 'http://x').pathname)) {
+    if (active && KEPT_SCREENS.test(new URL(url, 'http://x').pathname)) {
       const kept = () =>
         page.evaluate(
           async (cache) => (await (await caches.open(cache)).match(location.pathname)) !== undefined,

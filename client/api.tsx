@@ -3,14 +3,17 @@
  * chunk of its own, loaded with the first screen that calls the API, so the landing page can hydrate
  * (and be typed into) before it arrives.
  */
-import { onlineManager, QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
 import { createTRPCQueryUtils, getQueryKey } from '@trpc/react-query';
 import { type ComponentType, type ReactNode, use } from 'react';
 import type { TPricingInfo } from '../shared/schemas/pricing';
+import { takeFirstAnswers } from './first-data';
 import { OfflineBanner, OutboxPanel } from './offline/OfflineStatus';
 import { onOutboxSent, startOutbox } from './offline/outbox';
 import { endSession, persistQueries, restoreQueries } from './offline/persist';
+import { answersKeptFor } from './offline/snapshot';
 import { readPrerendered } from './prerendered';
+import { getSession } from './session';
 import { setSessionEndHandler } from './session-lost';
 import { createQueryClient, createTrpcClient, trpc } from './trpc';
 
@@ -25,8 +28,27 @@ if (prerendered)
 
 // Offline (issue 14): TanStack Query starts assuming online; a phone opened without signal is not.
 if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
-/** The signed-in staff member's last screens, back from IndexedDB before the first screen renders. */
-const restored = typeof window === 'undefined' ? Promise.resolve() : restoreQueries(queryClient);
+/**
+ * Before the first screen renders: the signed-in staff member's last screens, back from IndexedDB, then the
+ * answers of the HTML's first data request (client/first-data.ts), so the screen draws with its data
+ * instead of "Loading…" first. Without kept answers (a customer's), the first render waits for that
+ * request, at most FIRST_ANSWER_WAIT_MS: the screen's kept copy or its top is on show meanwhile.
+ */
+const FIRST_ANSWER_WAIT_MS = 1_500;
+/** tRPC's key for a procedure reached by its path (its types know the procedures by name only). */
+const queryKeyOf = getQueryKey as (procedure: unknown, input: unknown, type: 'query') => QueryKey;
+async function adoptFirstAnswers() {
+  const session = getSession();
+  const wait = answersKeptFor(session?.role) ? 0 : FIRST_ANSWER_WAIT_MS;
+  const authorization = session ? `Bearer ${session.token}` : undefined;
+  for (const { call, data } of await takeFirstAnswers(wait, authorization)) {
+    // The procedure of a dotted path, as tRPC's proxy gives it for any path.
+    const procedure = call.path.split('.').reduce<unknown>((p, k) => (p as Record<string, unknown>)[k], trpc);
+    queryClient.setQueryData(queryKeyOf(procedure, call.input, 'query'), data);
+  }
+}
+const restored =
+  typeof window === 'undefined' ? Promise.resolve() : restoreQueries(queryClient).then(adoptFirstAnswers);
 let isRestored = false;
 void restored.then(() => {
   isRestored = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchUrl, type FirstCall, type PrefetchedFirstData } from '../shared/first-data';
-import { adoptingFetch, parseBatch } from './first-data';
+import { adoptingFetch, parseBatch, takeFirstAnswers } from './first-data';
 
 const FUEL_CALLS: FirstCall[] = [{ path: 'telemetry.trucks' }, { path: 'fuel.list', input: { limit: 50 } }];
 const AUTH = { authorization: 'Bearer tok-1' };
@@ -89,5 +89,45 @@ describe('adoptingFetch', () => {
     const net = network();
     await adoptingFetch(net.base, {}, () => 0)(batchUrl(FUEL_CALLS), { headers: AUTH });
     expect(net.urls).toEqual([batchUrl(FUEL_CALLS)]);
+  });
+});
+
+describe('takeFirstAnswers', () => {
+  it('gives the answers that succeeded, each with its call, and takes the request (not adopted again)', async () => {
+    const scope = prefetched([{ result: { data: 'trucks from html' } }, { error: { message: 'Forbidden' } }]);
+    expect(await takeFirstAnswers(0, AUTH.authorization, scope, () => 500)).toEqual([
+      { call: FUEL_CALLS[0], data: 'trucks from html' },
+    ]);
+    expect(scope.__mchangaFirstData).toBeUndefined();
+    const net = network();
+    await adoptingFetch(net.base, scope, () => 500)(batchUrl(FUEL_CALLS), { headers: AUTH });
+    expect(net.urls).toEqual([batchUrl(FUEL_CALLS)]);
+  });
+
+  it('waits for an answer on its way at most waitMs, and then leaves it to adoptingFetch', async () => {
+    let answer: (value: unknown) => void = () => {};
+    const scope = prefetched(null);
+    scope.__mchangaFirstData!.response = new Promise((resolve) => {
+      answer = resolve;
+    });
+    setTimeout(() => answer(PREFETCHED_ANSWER), 20);
+    expect(await takeFirstAnswers(1_000, AUTH.authorization, scope, () => 500)).toHaveLength(2);
+
+    const late = prefetched(null);
+    late.__mchangaFirstData!.response = new Promise(() => {});
+    expect(await takeFirstAnswers(20, AUTH.authorization, late, () => 500)).toEqual([]);
+    expect(late.__mchangaFirstData).toBeDefined();
+  });
+
+  it('gives nothing for another session, an answer too old, a failed request or none started', async () => {
+    expect(
+      await takeFirstAnswers(0, 'Bearer someone-else', prefetched(PREFETCHED_ANSWER), () => 500),
+    ).toEqual([]);
+    expect(await takeFirstAnswers(0, undefined, prefetched(PREFETCHED_ANSWER), () => 500)).toEqual([]);
+    expect(
+      await takeFirstAnswers(0, AUTH.authorization, prefetched(PREFETCHED_ANSWER), () => 10_001),
+    ).toEqual([]);
+    expect(await takeFirstAnswers(0, AUTH.authorization, prefetched(null), () => 500)).toEqual([]);
+    expect(await takeFirstAnswers(0, AUTH.authorization, {}, () => 500)).toEqual([]);
   });
 });

@@ -83,3 +83,32 @@ export function adoptingFetch(
     });
   };
 }
+
+/**
+ * The answers of the HTML's first data request that succeeded, each with its call, once it has answered
+ * (waiting at most `waitMs`), when it was sent with `authorization`. Taken once: the request is then no
+ * longer adopted by `adoptingFetch` (a later call is a refresh and goes to the network).
+ */
+export async function takeFirstAnswers(
+  waitMs: number,
+  authorization: string | undefined,
+  scope: FirstDataWindow = globalThis as FirstDataWindow,
+  now: () => number = () => performance.now(),
+): Promise<{ call: FirstCall; data: unknown }[]> {
+  const first = scope.__mchangaFirstData;
+  if (!first || first.authorization !== authorization || now() - first.startedAt > FIRST_DATA_MAX_AGE_MS)
+    return [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answers = await Promise.race([
+    first.response,
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), waitMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (!Array.isArray(answers) || answers.length !== first.calls.length) return [];
+  if (scope.__mchangaFirstData === first) scope.__mchangaFirstData = undefined;
+  return first.calls.flatMap((call, i) => {
+    const result = (answers[i] as { result?: { data?: unknown } } | null)?.result;
+    return result && 'data' in result ? [{ call, data: result.data }] : [];
+  });
+}

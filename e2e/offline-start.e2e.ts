@@ -77,4 +77,50 @@ describe('the installed app without signal', () => {
       .toBe('You are offline · this screen is not kept on this phone');
     await phone.close();
   }, 60_000);
+
+  it("paints a customer's My Orders from the kept screen on a repeat visit, then the app draws it without Loading… (issue 28)", async () => {
+    const email = `kept-customer-${Date.now()}@example.co.ke`;
+    const password = 'kept-pass-1234';
+    await api(phones.baseURL, 'POST', '/api/auth/register', { name: 'Achieng Site', email, password });
+    const phone = await phones.launch(phones.newProfile());
+    const page = phone.pages()[0] ?? (await phone.newPage());
+    await signIn(page, { email, password }, '/customer');
+    await untilControlled(page);
+    await page.getByText('You have no orders yet.').waitFor();
+    // Kept a second after its data last changed: the markup, not the answers.
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await (await caches.open('mchanga-snapshots')).match('/customer'))?.text(),
+        ),
+      )
+      .toContain('You have no orders yet.');
+    expect(await page.evaluate(() => indexedDB.databases().then((d) => d.map((x) => x.name)))).not.toContain(
+      'mchanga-cache',
+    );
+
+    // The repeat visit: the kept screen comes with the HTML, and what the app renders next is the same
+    // screen from the HTML's first data request, never "Loading your orders…" in between.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const text = document.getElementById('root')?.textContent ?? '';
+        if (text.includes('Loading your orders')) seen.push('loading');
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const response = await page.goto('/customer');
+    expect(await response?.text()).toMatch(/<div id="root" data-snapshot="[^"]+" inert aria-busy="true">/);
+    await expect.poll(() => page.locator('#root').getAttribute('data-snapshot')).toBeNull();
+    await page.getByText('You have no orders yet.').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual([]);
+    expect(await page.locator('#root').getAttribute('inert')).toBeNull();
+
+    // Logout: no kept screen stays.
+    await openMenuIfCollapsed(page);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(async () => (await caches.keys()).includes('mchanga-snapshots'))).toBe(false);
+    await phone.close();
+  }, 90_000);
 });

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { dehydrate, QueryClient } from '@tanstack/react-query';
+import { dehydrate, QueryClient, QueryObserver } from '@tanstack/react-query';
 import { IDBFactory } from 'fake-indexeddb';
 import { createStore, keys, set } from 'idb-keyval';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,24 @@ describe('restoreQueries', () => {
     stop();
     expect(await keys(createStore('mchanga-cache', 'queries'))).toEqual([]);
     expect((await restoredInto(persist)).getQueryData(['orders'])).toBeUndefined();
+  });
+
+  it('keeps answers put into the cache before it started once a screen mounts them', async () => {
+    signIn('ops@mchanga.test', 'OPS');
+    const { persist } = await load();
+    const app = new QueryClient();
+    app.setQueryData(['loads'], [{ id: 7 }]); // the HTML's first data request, adopted before the first render
+    const stop = persist.persistQueries(app);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await keys(createStore('mchanga-cache', 'queries'))).toEqual([]);
+    const unmount = new QueryObserver(app, { queryKey: ['loads'], enabled: false }).subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(1_000);
+    unmount();
+    stop();
+    await vi.waitFor(async () =>
+      expect((await keys(createStore('mchanga-cache', 'queries'))).length).toBe(1),
+    );
+    expect((await restoredInto(persist)).getQueryData(['loads'])).toEqual([{ id: 7 }]);
   });
 
   it("gives one staff member nothing of another's", async () => {

@@ -1,15 +1,15 @@
 /**
  * The signed-in staff member's last loaded screens, kept in IndexedDB (one record per user), so the app
  * opened without signal shows them under the offline banner. Only successful answers are kept, for at
- * most a week; Logout deletes the record (forgetDevice). Customers' screens are not kept.
+ * most a week; Logout deletes the record (forgetDevice). Customers' answers are not kept (the markup of
+ * their My Orders is, for a repeat visit's first paint: client/offline/snapshot.ts).
  */
 import { dehydrate, hydrate, onlineManager, type QueryClient } from '@tanstack/react-query';
 import { createStore, del, get, keys, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
-import { isEmployee } from '../../shared/roles';
 import { clearSession, getSession, type SessionEndReason } from '../session';
 import { forgetUser } from './outbox';
-import { forgetSnapshots, saveSnapshot } from './snapshot';
+import { answersKeptFor, forgetSnapshots, saveSnapshot } from './snapshot';
 
 const MAX_AGE_MS = 7 * 24 * 3600_000;
 const store = createStore('mchanga-cache', 'queries');
@@ -27,7 +27,13 @@ const recordKey = (email: string) => `queries:${email}`;
 
 function staffEmail(): string | null {
   const session = getSession();
-  return session && isEmployee(session.role) ? session.userEmail : null;
+  return session && answersKeptFor(session.role) ? session.userEmail : null;
+}
+
+/** The signed-in user's e-mail when the session may use the app's screens (not only change a password). */
+function signedInEmail(): string | null {
+  const session = getSession();
+  return session && !session.mustChangePassword ? session.userEmail : null;
 }
 
 /**
@@ -36,10 +42,11 @@ function staffEmail(): string | null {
  */
 let forgottenToken: string | undefined;
 
-/** Whose answers and screen may be kept now: a staff member's, unless their Logout is under way. */
-function keepingFor(): string | null {
+/** Whose answers may be kept now (a staff member's), or whose screen (anyone's), unless their Logout is under way. */
+function keepingFor(what: 'answers' | 'screen'): string | null {
   const token = getSession()?.token;
-  return token !== undefined && token === forgottenToken ? null : staffEmail();
+  if (token !== undefined && token === forgottenToken) return null;
+  return what === 'answers' ? staffEmail() : signedInEmail();
 }
 
 /** Puts the user's kept answers into the cache (before the first screen renders). */
@@ -63,12 +70,17 @@ export function keepsScreens(): boolean {
   return staffEmail() !== null;
 }
 
-/** Keeps the cache in IndexedDB, at most once a second, while a staff member is signed in. */
+/**
+ * Keeps the cache in IndexedDB, at most once a second, while a staff member is signed in; and the screen as
+ * shown, for anyone signed in (client/offline/snapshot.ts decides which screens).
+ */
 export function persistQueries(queryClient: QueryClient) {
   let pending = false;
   const save = () => {
     pending = false;
-    const email = keepingFor();
+    const viewer = keepingFor('screen');
+    if (viewer) keepScreen(viewer);
+    const email = keepingFor('answers');
     if (!email) return;
     const state = dehydrate(queryClient, {
       shouldDehydrateQuery: (q) => q.state.status === 'success' && q.state.data !== undefined,
@@ -78,16 +90,17 @@ export function persistQueries(queryClient: QueryClient) {
       { buster: BUSTER, savedAt: Date.now(), state } satisfies Persisted,
       store,
     ).catch((err: unknown) => console.warn('Offline data not saved', err));
-    keepScreen(email);
   };
   // Leaving the app (another app, the home screen, a closed tab) keeps the screen as it is now.
   const onHidden = () => {
-    const email = keepingFor();
+    const email = keepingFor('screen');
     if (document.visibilityState === 'hidden' && email) keepScreen(email);
   };
   document.addEventListener('visibilitychange', onHidden);
   const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' && event.type !== 'added' && event.type !== 'removed') return;
+    // A screen mounting its queries counts too: answers put into the cache before the first render (the
+    // HTML's first data request, client/api.tsx) change nothing afterwards, and the screen is kept all the same.
+    if (!['updated', 'added', 'removed', 'observerAdded'].includes(event.type)) return;
     if (pending) return;
     pending = true;
     setTimeout(save, 1_000);
