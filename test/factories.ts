@@ -4,6 +4,7 @@
  * through another feature's API. Extend at the end of this file; keep one builder per table.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { DbOrTx } from '../drizzle/db';
 import {
@@ -15,6 +16,7 @@ import {
   payments,
   stockTransactions,
   truckLatest,
+  truckPositions,
   trucks,
 } from '../drizzle/schema';
 
@@ -143,6 +145,22 @@ export async function makePayment(
   const [row] = await db
     .insert(payments)
     .values({ method: 'Equity', reference: unique('REF'), ...over })
+    .returning();
+  return row!;
+}
+
+/**
+ * A raw GPS fix. truck_positions is partitioned by month and the migration makes the months around the
+ * real date only, so a test with its own clock gets its fix's month made first (as the ingest does).
+ */
+export async function makePosition(
+  db: DbOrTx,
+  over: Partial<typeof truckPositions.$inferInsert> & { truckId: string; fixTime: Date },
+) {
+  await db.execute(sql`select truck_positions_partition(${over.fixTime.toISOString()}::timestamptz)`);
+  const [row] = await db
+    .insert(truckPositions)
+    .values({ deviceId: `dev-${over.truckId}`, lat: -1.1, lng: 37.01, ...over })
     .returning();
   return row!;
 }

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { truckPositions } from '../../../drizzle/schema';
 import { etaMinutesFromPace } from '../../../shared/domain/geofence';
 import {
   makeAssignment,
   makeDriver,
   makeLatestPosition,
   makeOrder,
+  makePosition,
   makeTruck,
 } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/helpers';
@@ -58,8 +58,7 @@ async function trackedOrder(app: TestApp) {
     [1, 40],
     [40, 5], // outside the recent window: not counted
   ] as const)
-    await db.insert(truckPositions).values({
-      deviceId: `dev-${moving.id}`,
+    await makePosition(db, {
       truckId: moving.id,
       fixTime: new Date(NOW.getTime() - minutesAgo * 60_000),
       ...TRUCK_AT,
