@@ -12,6 +12,7 @@
  */
 
 import { OPS_WORKSPACE_TABS } from './roles';
+import { TRIP_PROFIT_PAGE } from './schemas/trip-profit';
 
 /** One tRPC call: its procedure and input (none for most first calls). */
 export interface FirstCall {
@@ -39,8 +40,16 @@ const ADMIN_TABS: Record<string, FirstCall[]> = {
   drivers: [{ path: 'admin.users.list' }, { path: 'admin.drivers.list' }],
   stock: [{ path: 'admin.stock.get' }, { path: 'admin.stock.transactions' }, { path: 'admin.trucks.list' }],
   costs: [{ path: 'admin.trucks.list' }, { path: 'admin.costs.list' }],
-  // Its other calls take the last 30 days in the business time zone: they go out with the app.
-  finance: [{ path: 'admin.invoices.list' }, { path: 'admin.accounts.receivables' }],
+  // Without dates: the last 30 days in the business time zone, as the tab first asks for them.
+  finance: [
+    { path: 'admin.finance.summary' },
+    { path: 'admin.finance.timeseries' },
+    { path: 'admin.finance.truckBreakdown' },
+    { path: 'admin.finance.costMix' },
+    { path: 'admin.finance.trips.list', input: { limit: TRIP_PROFIT_PAGE } },
+    { path: 'admin.invoices.list' },
+    { path: 'admin.accounts.receivables' },
+  ],
   audit: [
     { path: 'fuel.anomalies.list', input: { status: 'open', limit: 400 } },
     { path: 'admin.audit.list', input: { limit: 400 } },

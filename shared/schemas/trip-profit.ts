@@ -6,10 +6,15 @@ import { ZFinanceRange } from './money';
 export const TRIP_PROFIT_PAGE = 100;
 export const TRIP_PROFIT_MAX_TRIPS = 5000;
 
-/** A finance range, and how many of its trips to list: the per-truck totals always cover all of them. */
-export const ZTripProfitInput = ZFinanceRange.extend({
-  limit: z.preprocess(blankToUndefined, zListLimit(TRIP_PROFIT_MAX_TRIPS, TRIP_PROFIT_PAGE)),
-}).optional();
+/**
+ * A finance range (without one, or without either end, the server's default: the last 30 days in the
+ * business time zone), and how many of its trips to list: the per-truck totals always cover all of them.
+ */
+export const ZTripProfitInput = ZFinanceRange.partial()
+  .extend({
+    limit: z.preprocess(blankToUndefined, zListLimit(TRIP_PROFIT_MAX_TRIPS, TRIP_PROFIT_PAGE)),
+  })
+  .optional();
 export type TTripProfitInput = z.infer<typeof ZTripProfitInput>;
 
 export const ZTripProfit = z.object({

@@ -20,7 +20,9 @@ export function FinanceTab(_props: TabProps) {
   const { t } = useStaffT();
   const today = localDate(new Date());
   const [draft, setDraft] = useState({ from: addDays(today, -29), to: today });
-  const [range, setRange] = useState(draft);
+  // Until a Refresh, no range: the server's default is the same 30 days (shared/domain/finance.ts
+  // resolveRange), and calls without dates can be asked for by the page's HTML (shared/first-data.ts).
+  const [range, setRange] = useState<typeof draft | undefined>(undefined);
   // Each Refresh: a refusal (a range the server does not take) comes into view and takes the focus.
   const [refreshed, setRefreshed] = useState(0);
   const summary = trpc.admin.finance.summary.useQuery(range);

@@ -193,6 +193,16 @@ describe('profit per trip', () => {
       expect(refused.statusCode, limit).toBe(400);
       expect(refused.json().error).toBe('Ask for between 1 and 5000 rows.');
     }
+
+    // Without dates (the finance tab until its Refresh, and its page's first request): the last 30 days.
+    const last30 = (
+      await t.call('GET', '/api/admin/finance/trips?from=2026-10-29&to=2026-11-27', admin)
+    ).json();
+    expect(last30.tripCount).toBe(report.tripCount);
+    for (const query of ['', '?limit=100', '?to=2026-11-27'])
+      expect((await t.call('GET', `/api/admin/finance/trips${query}`, admin)).json(), query).toEqual(last30);
+    const earlier = await t.call('GET', '/api/admin/finance/trips?to=2026-11-23', admin);
+    expect(earlier.json().tripCount).toBe(0);
   });
 
   it('only ADMIN reads trip profit', async () => {
