@@ -7,6 +7,7 @@
  *   npm run bench:lcp                 (starts `npm start` on a fresh data directory)
  *   BENCH_RUNS=5 npm run bench:lcp
  *   BENCH_ONLY=/fuel,/ops/orders npm run bench:lcp   (some pages only)
+ *   BENCH_TIMELINE=1 npm run bench:lcp                 (each load's responses and LCP candidates)
  * Budgets (issue 28): / ≤ 1.8 s and ≤ 4× its bare page; every staff screen (/ops each tab, /driver,
  * /fuel, /customer, /order, /track) ≤ 1.5 s and ≤ 4× its bare page; every repeat visit ≤ 0.5 s.
  * Exits 1 when one is missed.
@@ -66,7 +67,11 @@ interface Load {
   /** Requests the service worker itself sent to the network (not throttled by the page's emulation). */
   swNetwork: number;
   lcpElement: string;
+  /** With BENCH_TIMELINE=1: each response (start → end, ms from navigation) and each LCP candidate. */
+  timeline: string[];
 }
+
+const TIMELINE = process.env.BENCH_TIMELINE === '1';
 
 const PASSWORD = 'bench-pass-123';
 
@@ -160,8 +165,12 @@ async function seed(baseURL: string, adminToken: string): Promise<string> {
 
 /** Records paint timings from the first byte of the document on (runs before any of the page's scripts). */
 const OBSERVE = () => {
-  const w = window as unknown as { __lcp: { t: number; el: string }[] };
+  const w = window as unknown as { __lcp: { t: number; el: string }[]; __long: { t: number; ms: number }[] };
   w.__lcp = [];
+  w.__long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__long.push({ t: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
       const el = e.element;
@@ -226,7 +235,10 @@ async function load(context: BrowserContext, url: string): Promise<Load> {
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await settle(page, () => inflight);
     const figures = await page.evaluate(() => {
-      const w = window as unknown as { __lcp: { t: number; el: string }[] };
+      const w = window as unknown as {
+        __lcp: { t: number; el: string }[];
+        __long: { t: number; ms: number }[];
+      };
       const last = w.__lcp[w.__lcp.length - 1];
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
       const entries = [
@@ -234,9 +246,26 @@ async function load(context: BrowserContext, url: string): Promise<Load> {
         ...performance.getEntriesByType('resource'),
       ] as PerformanceResourceTiming[];
       const bytes = entries.reduce((sum, e) => sum + (e.transferSize || 0), 0);
-      return { lcp: last?.t ?? Number.NaN, el: last?.el ?? '?', fcp, bytes };
+      const timeline = [
+        ...entries.map(
+          (e) =>
+            `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname.slice(0, 60)} (${Math.round(e.transferSize / 1024)} KB)`,
+        ),
+        ...w.__lcp.map((c) => `${Math.round(c.t)} ms LCP candidate ${c.el}`),
+        ...w.__long.map(
+          (l) => `${Math.round(l.t)}–${Math.round(l.t + l.ms)} ms main thread busy (long task)`,
+        ),
+      ];
+      return { lcp: last?.t ?? Number.NaN, el: last?.el ?? '?', fcp, bytes, timeline };
     });
-    return { lcp: figures.lcp, fcp: figures.fcp, bytes: figures.bytes, swNetwork, lcpElement: figures.el };
+    return {
+      lcp: figures.lcp,
+      fcp: figures.fcp,
+      bytes: figures.bytes,
+      swNetwork,
+      lcpElement: figures.el,
+      timeline: figures.timeline,
+    };
   } finally {
     context.off('request', onRequest);
     context.off('requestfinished', onDone);
@@ -390,6 +419,14 @@ async function main() {
         sw,
       };
       results.push(row);
+      if (TIMELINE)
+        for (const [i, l] of [
+          ...cold.map((l, i) => [`cold ${i + 1}`, l] as const),
+          ['repeat 1', repeat[0]!] as const,
+        ])
+          console.log(
+            `  ${spec.path} ${i}:\n    ${[...l.timeline].sort((a, b) => parseInt(a, 10) - parseInt(b, 10)).join('\n    ')}`,
+          );
       console.log(
         `${spec.path}${spec.role ? ` (${spec.role})` : ''}: LCP ${row.runs.join(', ')} ms; repeat ${repeat.map((l) => Math.round(l.lcp)).join(', ')} ms`,
       );
