@@ -1,4 +1,5 @@
 import {
+  formatCalendarDay,
   formatClock,
   formatDateTime,
   formatDuration,
@@ -37,6 +38,8 @@ export function useFormat() {
     clock: (at: Date) => formatClock(at, locale),
     dateTime: (at: Date | string | number, style: 'medium' | 'short' = 'medium') =>
       formatDateTime(at, style, locale),
+    /** "Sunday, 22 November" / "Jumapili, 22 Novemba": a business calendar date (YYYY-MM-DD). */
+    calendarDay: (date: string) => formatCalendarDay(date, locale),
     /** "Awaiting Payment" / "Inasubiri malipo". */
     orderStatus: (status: string) => statusLabel(tr, 'order', status),
     /** A payment's state as a word (Pending when absent). */
@@ -48,4 +51,12 @@ export function useFormat() {
     /** "Coarse" / "Mchanga mkubwa" (never "kokoto": in Kenya that is ballast). */
     sandType: (sand: string) => statusLabel(tr, 'sand', sand),
   };
+}
+
+/**
+ * `dateTime` of useFormat alone: an instant in Nairobi time in the screen's language ("6 Des 2026, 13:30"
+ * in Kiswahili), for screens whose words come from useStaffT.
+ */
+export function useDateTime(): Format['dateTime'] {
+  return useFormat().dateTime;
 }

@@ -6,7 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation } from 'react-router';
-import { formatDateTime, formatMoney } from '../../shared/domain/format';
+import { formatMoney } from '../../shared/domain/format';
 import {
   MONEY_MESSAGES,
   type TCostDuplicateOf,
@@ -294,6 +294,7 @@ function FuelDuplicate({ entry }: { entry: OutboxEntry }) {
 }
 
 function CostDuplicate({ entry }: { entry: OutboxEntry }) {
+  const { dateTime } = useFormat();
   const { dup, cancel, error } = useQueuedDuplicate<TCostDuplicateOf>(
     entry,
     ZCostDuplicateOf,
@@ -314,7 +315,7 @@ function CostDuplicate({ entry }: { entry: OutboxEntry }) {
             rows: [
               ['Truck', d.existing.truck_id ?? '-'],
               ['Amount', formatMoney(d.existing.amount)],
-              ['Incurred', formatDateTime(d.existing.incurred_at)],
+              ['Incurred', dateTime(d.existing.incurred_at)],
               ['Description', d.existing.description || 'No description'],
             ],
           }}

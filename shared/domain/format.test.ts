@@ -139,6 +139,17 @@ describe('formatters take the screen language (en by default, sw for Kiswahili)'
     ['sw', () => formatDuration(300, 'sw'), 'saa 5'],
     ['sw', () => formatDuration(24 * 60 * 9, 'sw'), 'siku 9'],
   ])('%s: %s', (_locale, run, text) => expect(run()).toBe(text));
+  // December is where the languages part ("Nov" is the same in both): a date on a Kiswahili screen must
+  // not keep the English month. The short style writes the month as a number in both.
+  const december = new Date('2026-12-06T10:30:00Z'); // 13:30 in Nairobi
+  it.each([
+    ['en', 'medium', '6 Dec 2026, 13:30'],
+    ['sw', 'medium', '6 Des 2026, 13:30'],
+    ['en', 'short', '06/12/2026, 13:30'],
+    ['sw', 'short', '06/12/2026, 13:30'],
+  ] as const)('%s %s: December as %s', (locale, style, text) => {
+    expect(formatDateTime(december, style, locale)).toBe(text);
+  });
   it('names the Intl locale', () => {
     expect(intlLocale('sw')).toBe('sw-KE');
     expect(intlLocale('en')).toBe('en-KE');

@@ -4,6 +4,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import MapView, { type MapRef, Marker } from 'react-map-gl/maplibre';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { boundsOf, freshness, groupOverlapping } from './positions';
 
@@ -40,7 +41,8 @@ type Located = TTruckTelemetry & { lat: number; lng: number };
 /** A plate on the map: green when moving now, grey when it has not reported for a while. */
 function TruckLabel({ truck, now }: { truck: Located; now: Date }) {
   const { t } = useStaffT();
-  const state = freshness(truck, now);
+  const { locale } = useFormat();
+  const state = freshness(truck, now, locale);
   const name = truck.plate ?? truck.truckId;
   const lastSeen = state.silentFor ? t('fleet.lastSeen', { duration: state.silentFor }) : null;
   return (

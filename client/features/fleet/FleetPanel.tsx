@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import type { TTruckTelemetry } from '../../../shared/schemas/telemetry';
+import { useFormat } from '../../i18n/format';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
@@ -33,8 +33,9 @@ export function TruckSummary({
   >;
 }) {
   const { t } = useStaffT();
+  const { dateTime, locale } = useFormat();
   const now = useNow();
-  const state = freshness(truck, now);
+  const state = freshness(truck, now, locale);
   const lastSeen = state.silentFor ? t('fleet.lastSeen', { duration: state.silentFor }) : null;
   const near = truck.address?.match(/^Near (.+)$/)?.[1];
   const where =
@@ -66,7 +67,7 @@ export function TruckSummary({
       <div className="muted">{where}</div>
       <div className="muted">
         {truck.lastUpdated
-          ? t('fleet.updated', { at: formatDateTime(truck.lastUpdated, 'short') })
+          ? t('fleet.updated', { at: dateTime(truck.lastUpdated, 'short') })
           : t('fleet.noPosition')}
         {state.stale ? null : ` · ${idleLabel(t, truck.idleMinutes)}`}
       </div>

@@ -6,44 +6,33 @@ const ago = (min: number) => new Date(now.getTime() - min * 60_000).toISOString(
 
 describe('what a last report still says', () => {
   it.each([
-    [
-      'a fresh report above 5 km/h is moving',
-      46.3,
-      ago(1),
-      { stale: false, moving: true, lastSeen: null, silentFor: null },
-    ],
-    [
-      'a fresh report at 3 km/h is not moving',
-      3,
-      ago(1),
-      { stale: false, moving: false, lastSeen: null, silentFor: null },
-    ],
-    [
-      'five minutes is still fresh',
-      46.3,
-      ago(5),
-      { stale: false, moving: true, lastSeen: null, silentFor: null },
-    ],
+    ['a fresh report above 5 km/h is moving', 46.3, ago(1), { stale: false, moving: true, silentFor: null }],
+    ['a fresh report at 3 km/h is not moving', 3, ago(1), { stale: false, moving: false, silentFor: null }],
+    ['five minutes is still fresh', 46.3, ago(5), { stale: false, moving: true, silentFor: null }],
     [
       '31 minutes of silence is stale: no speed, not moving',
       46.3,
       ago(31),
-      { stale: true, moving: false, lastSeen: 'last seen 31 min ago', silentFor: '31 min' },
+      { stale: true, moving: false, silentFor: '31 min' },
     ],
-    [
-      'hours of silence',
-      0,
-      ago(185),
-      { stale: true, moving: false, lastSeen: 'last seen 3 h ago', silentFor: '3 h' },
-    ],
+    ['hours of silence', 0, ago(185), { stale: true, moving: false, silentFor: '3 h' }],
     [
       'no report at all is not stale, just unknown',
       null,
       null,
-      { stale: false, moving: false, lastSeen: null, silentFor: null },
+      { stale: false, moving: false, silentFor: null },
     ],
   ])('%s', (_, speed, lastUpdated, expected) => {
     expect(freshness({ speed, lastUpdated }, now)).toEqual(expected);
+  });
+
+  it.each([
+    [ago(31), '31 min', 'dakika 31'],
+    [ago(185), '3 h', 'saa 3'],
+    [ago(3 * 24 * 60), '3 days', 'siku 3'],
+  ])('a silence of %s in the screen language', (lastUpdated, en, sw) => {
+    expect(freshness({ speed: 0, lastUpdated }, now, 'en').silentFor).toBe(en);
+    expect(freshness({ speed: 0, lastUpdated }, now, 'sw').silentFor).toBe(sw);
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatDuration } from '../../../shared/domain/format';
+import { formatDuration, type Locale } from '../../../shared/domain/format';
 import { isMoving } from '../../../shared/domain/telemetry';
 
 /** A truck silent for longer than this is not "moving", whatever its last report said. */
@@ -9,22 +9,23 @@ export interface Freshness {
   stale: boolean;
   /** Moving now: a fresh report above the moving speed. */
   moving: boolean;
-  /** "last seen 31 min ago" for a stale truck. */
-  lastSeen: string | null;
-  /** How long ago a stale truck last reported ("31 min"), for the screens' own wording. */
+  /** How long ago a stale truck last reported ("31 min", "dakika 31"), for the screens' own wording. */
   silentFor: string | null;
 }
 
-/** What a truck's last report still says at `now`. */
-export function freshness(truck: { speed: number | null; lastUpdated: string | null }, now: Date): Freshness {
+/** What a truck's last report still says at `now`, its silence in the screen's language. */
+export function freshness(
+  truck: { speed: number | null; lastUpdated: string | null },
+  now: Date,
+  locale: Locale = 'en',
+): Freshness {
   const at = truck.lastUpdated ? Date.parse(truck.lastUpdated) : Number.NaN;
   const minutes = Number.isNaN(at) ? null : Math.max(0, (now.getTime() - at) / 60_000);
   const stale = minutes !== null && minutes > STALE_AFTER_MINUTES;
   return {
     stale,
     moving: !stale && isMoving(truck.speed),
-    lastSeen: stale && minutes !== null ? `last seen ${formatDuration(minutes)} ago` : null,
-    silentFor: stale && minutes !== null ? formatDuration(minutes) : null,
+    silentFor: stale && minutes !== null ? formatDuration(minutes, locale) : null,
   };
 }
 

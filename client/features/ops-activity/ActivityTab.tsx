@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import {
   ASSIGNMENT_STATUSES,
   COST_TYPES,
@@ -99,7 +98,7 @@ function EntryCard({ entry }: { entry: Entry }) {
         <strong>
           <code>{entry.action}</code>
         </strong>
-        <span className="muted">{formatDateTime(entry.at)}</span>
+        <span className="muted">{format.dateTime(entry.at)}</span>
       </div>
       <p>
         {entry.userName ?? t('activity.anonymous')}

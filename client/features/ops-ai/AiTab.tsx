@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { formatCalendarDay, formatDateTime } from '../../../shared/domain/format';
+import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
@@ -9,6 +9,7 @@ import { BackupsCard } from './BackupsCard';
 /** AI Insights: the latest read of the business, alerts to review, Refresh, and a manual briefing run. */
 export function AiTab({ role }: TabProps) {
   const { t } = useStaffT();
+  const { dateTime, calendarDay } = useFormat();
   const [waitingSince, setWaitingSince] = useState<string | null | undefined>(undefined);
   const insights = trpc.admin.ai.insights.useQuery(undefined, {
     refetchInterval: waitingSince !== undefined ? 1000 : false,
@@ -56,8 +57,8 @@ export function AiTab({ role }: TabProps) {
           {data?.generatedAt ? (
             <p className="muted">
               {data.generator === 'llm'
-                ? t('ai.generatedLlm', { at: formatDateTime(data.generatedAt) })
-                : t('ai.generatedFigures', { at: formatDateTime(data.generatedAt) })}
+                ? t('ai.generatedLlm', { at: dateTime(data.generatedAt) })
+                : t('ai.generatedFigures', { at: dateTime(data.generatedAt) })}
             </p>
           ) : null}
         </div>
@@ -89,7 +90,7 @@ export function AiTab({ role }: TabProps) {
         <h3>{t('ai.dailySummary')}</h3>
         {data?.dailySummary ? (
           <>
-            <p className="muted">{t('ai.staffOnly', { day: formatCalendarDay(data.dailySummary.date) })}</p>
+            <p className="muted">{t('ai.staffOnly', { day: calendarDay(data.dailySummary.date) })}</p>
             <p lang="en" style={{ whiteSpace: 'pre-line' }}>
               {data.dailySummary.text}
             </p>

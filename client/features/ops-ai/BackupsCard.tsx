@@ -1,4 +1,5 @@
-import { formatBytes, formatDateTime } from '../../../shared/domain/format';
+import { formatBytes } from '../../../shared/domain/format';
+import { useDateTime } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert } from '../../ui/forms';
@@ -6,6 +7,7 @@ import { Alert } from '../../ui/forms';
 /** ADMIN: the last backup's time and size, the schedule, and the newest runs (issue 25). */
 export function BackupsCard() {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const status = trpc.admin.backups.status.useQuery();
   const data = status.data;
   const latest = data?.runs[0];
@@ -22,7 +24,7 @@ export function BackupsCard() {
           <p>
             <strong>
               {data.lastAt && data.sizeBytes !== null
-                ? t('ai.backupLast', { at: formatDateTime(data.lastAt), size: formatBytes(data.sizeBytes) })
+                ? t('ai.backupLast', { at: dateTime(data.lastAt), size: formatBytes(data.sizeBytes) })
                 : t('ai.backupNone')}
             </strong>
           </p>
@@ -35,9 +37,9 @@ export function BackupsCard() {
             {data.runs.map((r) => (
               <li key={r.startedAt} style={{ overflowWrap: 'anywhere' }}>
                 {r.status === 'failed'
-                  ? t('ai.backupRunFailed', { at: formatDateTime(r.startedAt), error: r.error ?? '' })
+                  ? t('ai.backupRunFailed', { at: dateTime(r.startedAt), error: r.error ?? '' })
                   : t('ai.backupRunOk', {
-                      at: formatDateTime(r.finishedAt ?? r.startedAt),
+                      at: dateTime(r.finishedAt ?? r.startedAt),
                       size: formatBytes(r.sizeBytes ?? 0),
                       file: r.file ?? '',
                     })}

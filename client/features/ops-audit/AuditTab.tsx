@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatDateTime, formatNumber } from '../../../shared/domain/format';
+import { formatNumber } from '../../../shared/domain/format';
 import { COST_TYPES } from '../../../shared/enums';
 import {
   AUDIT_STATUSES,
@@ -7,6 +7,7 @@ import {
   type TAuditRecord,
   ZAuditVoidInput,
 } from '../../../shared/schemas/money';
+import { type Format, useDateTime } from '../../i18n/format';
 import { costTypeLabel, type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
@@ -19,7 +20,8 @@ import { TAB_TOPS, TabSection } from '../ops/TabSection';
 import type { TabProps } from '../ops/tab-props';
 import { FuelFindings } from './FuelFindings';
 
-const fmt = (iso: string | null) => (iso ? formatDateTime(iso) : '');
+/** An instant in the screen's language (`dateTime` of useFormat), or nothing when there is none. */
+const fmt = (dateTime: Format['dateTime'], iso: string | null) => (iso ? dateTime(iso) : '');
 
 /** A record's state as shown (the filter's values stay the server's). */
 const STATUS_LABELS: Record<AuditStatus, (t: StaffT) => string> = {
@@ -31,6 +33,7 @@ const statusLabel = (t: StaffT, status: string) => STATUS_LABELS[status as Audit
 
 function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () => void }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const [note, setNote] = useState('');
   const [cascade, setCascade] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -78,7 +81,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
       </div>
       <dl className="kv">
         <dt>{t('audit.event')}</dt>
-        <dd>{fmt(record.eventAt)}</dd>
+        <dd>{fmt(dateTime, record.eventAt)}</dd>
         {record.entity === 'COST' ? (
           <>
             <dt>{t('audit.amount')}</dt>
@@ -112,13 +115,13 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
         </dd>
         <dt>{t('audit.confirmed')}</dt>
         <dd>
-          {record.confirmedByName ?? '-'} {fmt(record.confirmedAt)}
+          {record.confirmedByName ?? '-'} {fmt(dateTime, record.confirmedAt)}
         </dd>
         {record.reviewedAt ? (
           <>
             <dt>{t('audit.reviewed')}</dt>
             <dd>
-              {record.reviewedByName} {fmt(record.reviewedAt)}{' '}
+              {record.reviewedByName} {fmt(dateTime, record.reviewedAt)}{' '}
               {record.reviewNote ? `— ${record.reviewNote}` : ''}
             </dd>
           </>
@@ -127,7 +130,7 @@ function AuditRow({ record, onChanged }: { record: TAuditRecord; onChanged: () =
           <>
             <dt>{t('audit.voided')}</dt>
             <dd>
-              {record.voidedByName} {fmt(record.voidedAt)} — {record.voidReason}
+              {record.voidedByName} {fmt(dateTime, record.voidedAt)} — {record.voidReason}
             </dd>
           </>
         ) : null}

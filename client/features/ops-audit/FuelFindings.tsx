@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import { FUEL_ANOMALY_STATUSES } from '../../../shared/enums';
 import type { TFuelAnomaly } from '../../../shared/schemas/fuel-anomalies';
+import { useDateTime } from '../../i18n/format';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
@@ -23,6 +23,7 @@ const STATUS_LABELS: Record<TFuelAnomaly['status'], (t: StaffT) => string> = {
 
 function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () => void }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const review = trpc.fuel.anomalies.review.useMutation({
@@ -45,14 +46,14 @@ function Finding({ finding, onChanged }: { finding: TFuelAnomaly; onChanged: () 
       <dl className="kv">
         <dt>{t('findings.fuelLog')}</dt>
         <dd>
-          #{finding.fuelLogId}, {formatDateTime(finding.capturedAt)}
+          #{finding.fuelLogId}, {dateTime(finding.capturedAt)}
           {finding.enteredBy ? ` ${t('findings.enteredBy', { name: finding.enteredBy })}` : ''}
         </dd>
         {finding.reviewedAt ? (
           <>
             <dt>{finding.status === 'dismissed' ? t('findings.dismissed') : t('findings.reviewed')}</dt>
             <dd>
-              {finding.reviewedBy} {formatDateTime(finding.reviewedAt)}
+              {finding.reviewedBy} {dateTime(finding.reviewedAt)}
               {finding.reason ? ` — ${finding.reason}` : ''}
             </dd>
           </>

@@ -1,4 +1,4 @@
-import { formatDateTime, formatMoney } from '../../../shared/domain/format';
+import { formatMoney } from '../../../shared/domain/format';
 import { COST_TYPES } from '../../../shared/enums';
 import {
   MONEY_MESSAGES,
@@ -7,6 +7,7 @@ import {
   ZCostDuplicateOf,
   ZCostInput,
 } from '../../../shared/schemas/money';
+import { useDateTime } from '../../i18n/format';
 import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { isQueued, submitField } from '../../offline/outbox';
 import { errorMessage, trpc } from '../../trpc';
@@ -28,6 +29,7 @@ export function AddCostForm({
   onDone: () => void;
 }) {
   const { t, i18n } = useStaffT();
+  const dateTime = useDateTime();
   const sw = i18n.language === 'sw';
   // The spec's simplified wording for OPS (the amount message is the same for both); ADMIN gets the
   // schema's, in Kiswahili when the screens are.
@@ -147,7 +149,7 @@ export function AddCostForm({
             rows: [
               [t('common.truck'), plateOf(d.existing.truck_id)],
               [t('costs.amount'), formatMoney(d.existing.amount)],
-              [t('costs.incurred'), formatDateTime(d.existing.incurred_at)],
+              [t('costs.incurred'), dateTime(d.existing.incurred_at)],
               [t('costs.description'), d.existing.description || t('costs.noDescription')],
             ],
           }}

@@ -1,8 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import { localDate } from '../../../shared/domain/time';
 import { COST_TYPES } from '../../../shared/enums';
 import type { TCost } from '../../../shared/schemas/money';
+import { useDateTime } from '../../i18n/format';
 import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
@@ -18,6 +18,7 @@ const COSTS_CSV_HEADER = ['Datetime', 'Type', 'Truck', 'Amount', 'Description'];
 
 function RecentCosts({ costs }: { costs: TCost[] }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   return (
     <section className="card" aria-labelledby="recent-costs">
       <h3 id="recent-costs">{t('costs.recent')}</h3>
@@ -33,13 +34,13 @@ function RecentCosts({ costs }: { costs: TCost[] }) {
                 {c.voided ? <Badge tone="muted">{t('costs.voided')}</Badge> : null}
               </div>
               <div className="muted">
-                {c.plate ?? c.truck_id ?? '-'} · {formatDateTime(c.incurred_at)}
+                {c.plate ?? c.truck_id ?? '-'} · {dateTime(c.incurred_at)}
               </div>
               <div>{c.description}</div>
               {c.is_duplicate ? (
                 <div className="dup-note">
                   {t('costs.markedDuplicate')}
-                  {c.confirmed_at ? ` ${formatDateTime(c.confirmed_at)}` : ''} · {t('costs.referenceId')}{' '}
+                  {c.confirmed_at ? ` ${dateTime(c.confirmed_at)}` : ''} · {t('costs.referenceId')}{' '}
                   {c.duplicate_of ?? '-'}
                 </div>
               ) : null}
@@ -54,6 +55,7 @@ function RecentCosts({ costs }: { costs: TCost[] }) {
 /** Costs: ADMIN gets the ledger with filters, CSV and editing; OPS records costs and sees recent ones. */
 export function CostsTab({ role }: TabProps) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const costs = trpc.admin.costs.list.useQuery();
   const [editing, setEditing] = useState<TCost | null>(null);
   const [filters, setFilters] = useState({ type: '', truck: '', from: '', to: '' });
@@ -157,7 +159,7 @@ export function CostsTab({ role }: TabProps) {
               </>
             )}
             columns={[
-              { header: t('costs.datetime'), cell: (c) => formatDateTime(c.incurred_at) },
+              { header: t('costs.datetime'), cell: (c) => dateTime(c.incurred_at) },
               { header: t('costs.type'), cell: (c) => c.type, hideOnCard: true },
               { header: t('common.truck'), cell: (c) => c.plate ?? c.truck_id ?? '-' },
               {

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { formatDateTime, formatMoney } from '../../../shared/domain/format';
+import { formatMoney } from '../../../shared/domain/format';
 import { CREDIT_NOTE_REASONS, type CreditNoteReason } from '../../../shared/etims/codes';
 import type { InvoiceStatus, TEtimsState, TListedInvoice } from '../../../shared/schemas/invoices';
+import { useDateTime } from '../../i18n/format';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge, type BadgeTone } from '../../ui/Badge';
@@ -42,6 +43,7 @@ function reasonLabels(t: StaffT): Record<CreditNoteReason, string> {
 /** How the KRA link stands: off (the screen says so), connected, or why not and when it tries again. */
 function LinkState({ etims }: { etims: TEtimsState }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   if (etims.status === 'off') return <Alert tone="info">{t('invoices.off')}</Alert>;
   const words: Record<Exclude<TEtimsState['status'], 'off'>, [string, BadgeTone]> = {
     ok: [t('invoices.linkOk'), 'good'],
@@ -59,7 +61,7 @@ function LinkState({ etims }: { etims: TEtimsState }) {
       </p>
       {etims.message ? <p className="etims-link__message">{etims.message}</p> : null}
       {etims.retryAt && etims.status !== 'ok' ? (
-        <p className="muted">{t('invoices.retryAt', { time: formatDateTime(etims.retryAt, 'short') })}</p>
+        <p className="muted">{t('invoices.retryAt', { time: dateTime(etims.retryAt, 'short') })}</p>
       ) : null}
       <p className="muted">
         {t('invoices.branch', { tin: etims.tin ?? '', bhfId: etims.bhfId ?? '' })}
@@ -145,6 +147,7 @@ function CreditNoteSheet({ invoice, onClose }: { invoice: TListedInvoice; onClos
  */
 export function EtimsInvoices() {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const [status, setStatus] = useState<InvoiceStatus | ''>('');
   const list = trpc.admin.invoices.list.useQuery(status ? { status } : undefined);
   const utils = trpc.useUtils();
@@ -213,7 +216,7 @@ export function EtimsInvoices() {
             cell: (i) => `${i.customer}${i.orderId ? ` · #${i.orderId}` : ''}`,
           },
           { header: t('invoices.total'), numeric: true, cell: (i) => <Money value={i.total} /> },
-          { header: t('invoices.issued'), cell: (i) => formatDateTime(i.issuedAt, 'short') },
+          { header: t('invoices.issued'), cell: (i) => dateTime(i.issuedAt, 'short') },
           {
             header: t('invoices.state'),
             hideOnCard: true,

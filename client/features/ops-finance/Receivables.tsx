@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import { RECEIVABLE_SORTS } from '../../../shared/schemas/accounts';
+import { useDateTime } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
 import { DataList } from '../../ui/DataList';
@@ -17,6 +17,7 @@ type Sort = (typeof RECEIVABLE_SORTS)[number];
  */
 export function Receivables() {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const view = trpc.admin.accounts.receivables.useQuery(undefined);
   const [sort, setSort] = useState<Sort>('overdue');
   const sortId = useId();
@@ -77,7 +78,7 @@ export function Receivables() {
           },
           {
             header: t('finance.lastPayment'),
-            cell: (r) => (r.lastPaymentAt ? formatDateTime(r.lastPaymentAt) : t('finance.never')),
+            cell: (r) => (r.lastPaymentAt ? dateTime(r.lastPaymentAt) : t('finance.never')),
           },
         ]}
       />

@@ -1,6 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import { TRIP_PROFIT_MAX_TRIPS, TRIP_PROFIT_PAGE } from '../../../shared/schemas/trip-profit';
 import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
@@ -41,7 +40,7 @@ export function TripProfit({ range }: { range: { from: string; to: string } | un
             cell: (trip) => `#${trip.assignmentId} · ${trip.plate ?? trip.truckId} · ${trip.site}`,
             hideOnCard: true,
           },
-          { header: t('finance.delivered'), cell: (trip) => formatDateTime(trip.deliveredAt) },
+          { header: t('finance.delivered'), cell: (trip) => format.dateTime(trip.deliveredAt) },
           {
             header: t('finance.km'),
             numeric: true,

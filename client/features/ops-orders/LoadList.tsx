@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
+import { formatTonnes } from '../../../shared/domain/format';
 import type { TListedOrder } from '../../../shared/schemas/orders';
 import { useFormat } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
@@ -24,6 +24,7 @@ export const beforePayment = (load: Load) =>
  */
 function ProofLine({ load }: { load: Load }) {
   const { t } = useStaffT();
+  const { dateTime } = useFormat();
   const proof = load.proof;
   const photo = useAuthedImage(proof ? proof.photoUrl.replace(/^\/api\/uploads\//, '') : null);
   if (load.status !== 'DELIVERED') return null;
@@ -54,7 +55,7 @@ function ProofLine({ load }: { load: Load }) {
         {proof.receiverName ? <span>{t('loads.receivedBy', { name: proof.receiverName })}</span> : null}
         <div className="muted">
           {proof.recordedBy ? `${proof.recordedBy}, ` : ''}
-          {formatDateTime(proof.recordedAt)}
+          {dateTime(proof.recordedAt)}
         </div>
       </div>
     </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import type { TMatchedPayment, TUnmatchedPayment } from '../../../shared/schemas/mpesa';
+import { useDateTime } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Alert, TextField } from '../../ui/forms';
@@ -9,6 +9,7 @@ import { Money } from '../../ui/Money';
 /** One unmatched payment, with the order number to match it to by hand. */
 function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: TMatchedPayment) => void }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const utils = trpc.useUtils();
   const [orderId, setOrderId] = useState('');
   const match = trpc.admin.payments.match.useMutation({
@@ -26,7 +27,7 @@ function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: T
       <span className="muted">
         {t('mpesa.accountTyped')} <span className="mono">{p.accountRef || t('mpesa.noAccount')}</span>
         {p.payerName ? ` · ${p.payerName}` : ''}
-        {p.payerPhone ? ` · ${p.payerPhone}` : ''} · {formatDateTime(p.paidAt ?? p.receivedAt, 'short')}
+        {p.payerPhone ? ` · ${p.payerPhone}` : ''} · {dateTime(p.paidAt ?? p.receivedAt, 'short')}
       </span>
       {match.error ? <Alert>{errorMessage(match.error, t('mpesa.matchFailed'))}</Alert> : null}
       <form
@@ -57,6 +58,7 @@ function UnmatchedRow({ p, onMatched }: { p: TUnmatchedPayment; onMatched: (m: T
  */
 export function MpesaReconcile() {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const open = trpc.admin.payments.unreconciled.useQuery(undefined, { refetchInterval: 60_000 });
   const [matched, setMatched] = useState<TMatchedPayment[]>([]);
   const data = open.data;
@@ -70,7 +72,7 @@ export function MpesaReconcile() {
       {matched.map((m) => (
         <Alert key={m.id} tone="success">
           {t('mpesa.matchedTo', { account: m.accountRef })} (<Money value={m.amount} />){' '}
-          {t('mpesa.matchedBy', { name: m.matchedBy.name, at: formatDateTime(m.matchedAt, 'short') })}
+          {t('mpesa.matchedBy', { name: m.matchedBy.name, at: dateTime(m.matchedAt, 'short') })}
         </Alert>
       ))}
       <h4 id="mpesa-unmatched">{t('mpesa.unmatched')}</h4>
@@ -93,15 +95,15 @@ export function MpesaReconcile() {
                   <strong className="mono">{s.accountRef}</strong> <Money value={s.amount} /> · {s.phone}
                 </span>
                 <span className="muted">
-                  {t('mpesa.sent', { at: formatDateTime(s.sentAt, 'short') })} ·{' '}
+                  {t('mpesa.sent', { at: dateTime(s.sentAt, 'short') })} ·{' '}
                   {s.queriedAt
                     ? s.lastAnswer
                       ? t('mpesa.askedAnswer', {
                           count: s.queryCount,
-                          at: formatDateTime(s.queriedAt, 'short'),
+                          at: dateTime(s.queriedAt, 'short'),
                           answer: s.lastAnswer,
                         })
-                      : t('mpesa.asked', { count: s.queryCount, at: formatDateTime(s.queriedAt, 'short') })
+                      : t('mpesa.asked', { count: s.queryCount, at: dateTime(s.queriedAt, 'short') })
                     : t('mpesa.notAsked')}
                 </span>
               </li>
@@ -115,9 +117,7 @@ export function MpesaReconcile() {
           <ul className="mpesa-list" aria-labelledby="mpesa-callbacks">
             {data.callbacks.map((c) => (
               <li key={c.id} className="mpesa-row">
-                <span>
-                  {t('mpesa.received', { kind: c.kind, at: formatDateTime(c.receivedAt, 'short') })}
-                </span>
+                <span>{t('mpesa.received', { kind: c.kind, at: dateTime(c.receivedAt, 'short') })}</span>
                 {c.error ? <span className="muted">{c.error}</span> : null}
               </li>
             ))}

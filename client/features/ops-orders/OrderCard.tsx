@@ -1,4 +1,4 @@
-import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
+import { formatTonnes } from '../../../shared/domain/format';
 import { isClosedOrder } from '../../../shared/enums';
 import type { TListedOrder } from '../../../shared/schemas/orders';
 import { useFormat } from '../../i18n/format';
@@ -108,7 +108,7 @@ export function ActionButton({
  */
 export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: OpenSheet }) {
   const { t } = useStaffT();
-  const { sandType } = useFormat();
+  const { sandType, dateTime } = useFormat();
   const delivery = useDeliverSheet(order);
   const [main, ...more] = orderActions(order);
   const next = order.assignments.find(isActive);
@@ -120,7 +120,7 @@ export function OrderCard({ order, onOpen }: { order: TListedOrder; onOpen: Open
       <SitePin order={order} />
       {order.overnight_pour ? <Badge tone="warn">{t('orders.overnight')}</Badge> : null}
       <p className="order-meta">
-        #{order.id} · {formatDateTime(order.created_at, 'short')} · {order.name}
+        #{order.id} · {dateTime(order.created_at, 'short')} · {order.name}
       </p>
       <PhoneLinks phone={order.phone} name={order.name} />
       <p className="order-meta">

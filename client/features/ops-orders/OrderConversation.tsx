@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { formatDateTime } from '../../../shared/domain/format';
 import type { TConversation, TConversationMessage } from '../../../shared/schemas/messaging';
+import { useDateTime } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
@@ -8,6 +8,7 @@ import { Badge } from '../../ui/Badge';
 /** One message as a bubble: the customer's on the left, ours on the right, with how it went. */
 function Bubble({ m }: { m: TConversationMessage }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   const status: Record<string, string> = {
     RECEIVED: '',
     PENDING: t('messaging.statusPending'),
@@ -24,8 +25,7 @@ function Bubble({ m }: { m: TConversationMessage }) {
       <p className="bubble__text">{m.text}</p>
       <small className="bubble__meta">
         {who} · {m.channel === 'SMS' ? 'SMS' : 'WhatsApp'}
-        {m.template ? ` · ${t('messaging.template', { name: m.template })}` : ''} ·{' '}
-        {formatDateTime(m.at, 'short')}
+        {m.template ? ` · ${t('messaging.template', { name: m.template })}` : ''} · {dateTime(m.at, 'short')}
         {status[m.status] ? ` · ${status[m.status]}` : ''}
         {m.status === 'FAILED' && m.errorCode ? ` (${m.errorCode})` : ''}
       </small>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { formatDateTime, formatTonnes } from '../../../shared/domain/format';
+import { formatTonnes } from '../../../shared/domain/format';
 import { isClosedOrder } from '../../../shared/enums';
 import type { TListedOrder } from '../../../shared/schemas/orders';
 import { type Format, useFormat } from '../../i18n/format';
@@ -37,7 +37,7 @@ function columns(t: StaffT, f: Format, onOpen: OpenSheet): Column<TListedOrder>[
       className: 'col-when',
       cell: (o) => (
         <>
-          {formatDateTime(o.created_at, 'short')}
+          {f.dateTime(o.created_at, 'short')}
           <div className="muted">#{o.id}</div>
         </>
       ),

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TRUCK_LOAD_TONNES } from '../../../shared/constants';
-import { formatDateTime, formatNumber, formatTonnes } from '../../../shared/domain/format';
+import { formatNumber, formatTonnes } from '../../../shared/domain/format';
 import { SAND_TYPES, type SandType } from '../../../shared/enums';
 import {
   type TStockReceiptInput,
@@ -74,7 +74,7 @@ function NoteCell({ tx }: { tx: TStockTx }) {
 /** Yard stock: summary, receipt form, movements (ADMIN edits notes and exports CSV; OPS views and receives). */
 export function StockTab({ role }: TabProps) {
   const { t, i18n } = useStaffT();
-  const { sandType } = useFormat();
+  const { sandType, dateTime } = useFormat();
   const kinds: Record<string, string> = {
     RECEIPT: t('stock.kinds.RECEIPT'),
     DELIVERY: t('stock.kinds.DELIVERY'),
@@ -235,9 +235,9 @@ export function StockTab({ role }: TabProps) {
         label={t('stock.listLabel')}
         rows={txs.data ?? []}
         rowKey={(tx) => tx.id}
-        title={(tx) => `${kindLabel(tx.kind)} · ${formatDateTime(tx.created_at, 'short')}`}
+        title={(tx) => `${kindLabel(tx.kind)} · ${dateTime(tx.created_at, 'short')}`}
         columns={[
-          { header: t('stock.when'), cell: (tx) => formatDateTime(tx.created_at, 'short'), hideOnCard: true },
+          { header: t('stock.when'), cell: (tx) => dateTime(tx.created_at, 'short'), hideOnCard: true },
           { header: t('stock.kind'), cell: (tx) => kindLabel(tx.kind), hideOnCard: true },
           { header: t('orders.trucks'), numeric: true, cell: (tx) => formatNumber(tx.trucks) },
           { header: t('stock.tonnes'), numeric: true, cell: (tx) => formatTonnes(tx.tonnes) },

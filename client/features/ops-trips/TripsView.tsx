@@ -1,5 +1,5 @@
-import { formatDateTime } from '../../../shared/domain/format';
 import type { TTrip } from '../../../shared/schemas/trips';
+import { useDateTime } from '../../i18n/format';
 import { type StaffT, useStaffT } from '../../i18n/staff';
 import { DataList } from '../../ui/DataList';
 
@@ -46,6 +46,7 @@ export function TripList({
   showDriver?: boolean;
 }) {
   const { t } = useStaffT();
+  const dateTime = useDateTime();
   return (
     <DataList
       label={label}
@@ -55,7 +56,7 @@ export function TripList({
       empty={t('trips.none')}
       columns={[
         { header: t('trips.load'), cell: (trip) => `#${trip.assignmentId} · ${trip.site}`, hideOnCard: true },
-        { header: t('trips.delivered'), cell: (trip) => formatDateTime(trip.deliveredAt) },
+        { header: t('trips.delivered'), cell: (trip) => dateTime(trip.deliveredAt) },
         ...(showDriver
           ? [
               {
