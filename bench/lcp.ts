@@ -249,9 +249,10 @@ async function load(context: BrowserContext, url: string): Promise<Load> {
       const timeline = [
         ...entries.map(
           (e) =>
-            `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname.slice(0, 60)} (${Math.round(e.transferSize / 1024)} KB)`,
+            `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname.slice(0, 60)} (${Math.round(e.transferSize / 1024)} KB; sent ${Math.round(e.requestStart)}, first byte ${Math.round(e.responseStart)})`,
         ),
         ...w.__lcp.map((c) => `${Math.round(c.t)} ms LCP candidate ${c.el}`),
+        ...performance.getEntriesByType('paint').map((p) => `${Math.round(p.startTime)} ms ${p.name}`),
         ...w.__long.map(
           (l) => `${Math.round(l.t)}–${Math.round(l.t + l.ms)} ms main thread busy (long task)`,
         ),
