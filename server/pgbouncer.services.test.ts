@@ -133,7 +133,10 @@ describe.skipIf(!url || !redisUrl)('behind PgBouncer in transaction mode', () =>
       async () => {
         const res = await call('/api/telemetry/trucks');
         const body = await res.text();
-        if (res.status === 503) return void busy.push(body);
+        if (res.status === 503) {
+          busy.push(body);
+          return false;
+        }
         expect(res.status, body).toBe(200);
         const trucks = JSON.parse(body) as Array<{ truckId: string; lat: number | null }>;
         return trucks.find((t) => t.truckId === 'TRK-PGB')?.lat === -1.1466;
