@@ -8,13 +8,17 @@
  *   BENCH_RUNS=5 npm run bench:lcp
  *   BENCH_ONLY=/fuel,/ops/orders npm run bench:lcp   (some pages only)
  *   BENCH_TIMELINE=1 npm run bench:lcp                 (each load's responses and LCP candidates)
+ *   BENCH_TRACE=/tmp/traces npm run bench:lcp          (a Chrome trace of each load, for chrome://tracing
+ *                                                       or `tsx bench/trace-summary.ts FILE`)
  * Budgets (issue 28): / ≤ 1.8 s and ≤ 4× its bare page; every staff screen (/ops each tab, /driver,
  * /fuel, /customer, /order, /track) ≤ 1.5 s and ≤ 4× its bare page; every repeat visit ≤ 0.5 s.
  * Exits 1 when one is missed.
  */
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { KEPT_SCREENS, SNAPSHOT_CACHE } from '../client/offline/snapshot';
@@ -72,6 +76,8 @@ interface Load {
 }
 
 const TIMELINE = process.env.BENCH_TIMELINE === '1';
+const TRACE_DIR = process.env.BENCH_TRACE;
+let traceCount = 0;
 
 const PASSWORD = 'bench-pass-123';
 
@@ -216,9 +222,27 @@ async function settle(page: Page, inflight: () => number) {
   }
 }
 
-async function load(context: BrowserContext, url: string): Promise<Load> {
+async function load(context: BrowserContext, url: string, label: string): Promise<Load> {
   const page = await context.newPage();
   await throttle(page);
+  const browser = context.browser();
+  const tracing = TRACE_DIR !== undefined && browser !== null;
+  if (tracing) {
+    mkdirSync(TRACE_DIR, { recursive: true });
+    await browser.startTracing(page, {
+      path: join(
+        TRACE_DIR,
+        `${String(++traceCount).padStart(2, '0')}-${label.replace(/[^a-z0-9]+/gi, '_')}.json`,
+      ),
+      categories: [
+        'devtools.timeline',
+        'blink.user_timing',
+        'loading',
+        'v8.execute',
+        'disabled-by-default-devtools.timeline',
+      ],
+    });
+  }
   let inflight = 0;
   let swNetwork = 0;
   const onRequest = (r: { serviceWorker(): unknown }) => {
@@ -234,6 +258,7 @@ async function load(context: BrowserContext, url: string): Promise<Load> {
   try {
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await settle(page, () => inflight);
+    if (tracing) await browser.stopTracing();
     const figures = await page.evaluate(() => {
       const w = window as unknown as {
         __lcp: { t: number; el: string }[];
@@ -395,13 +420,13 @@ async function main() {
       let sw = false;
       for (let run = 0; run < RUNS; run++) {
         const context = await newContext(browser, app.baseURL, spec.role ? sessions[spec.role] : undefined);
-        cold.push(await load(context, urlOf(spec)));
+        cold.push(await load(context, urlOf(spec), `${spec.path} cold ${run + 1}`));
         sw = await serviceWorkerReady(context, urlOf(spec));
-        repeat.push(await load(context, urlOf(spec)));
+        repeat.push(await load(context, urlOf(spec), `${spec.path} repeat ${run + 1}`));
         await context.close();
 
         const bareContext = await newContext(browser, bare.baseURL);
-        bareLoads.push(await load(bareContext, spec.path));
+        bareLoads.push(await load(bareContext, spec.path, `${spec.path} bare ${run + 1}`));
         await bareContext.close();
       }
       const row = {

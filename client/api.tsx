@@ -7,6 +7,7 @@ import { onlineManager, QueryClientProvider, type QueryKey } from '@tanstack/rea
 import { createTRPCQueryUtils, getQueryKey } from '@trpc/react-query';
 import { type ComponentType, type ReactNode, use } from 'react';
 import type { TPricingInfo } from '../shared/schemas/pricing';
+import type { TTracking } from '../shared/schemas/tracking';
 import { takeFirstAnswers } from './first-data';
 import { OfflineBanner, OutboxPanel } from './offline/OfflineStatus';
 import { onOutboxSent, startOutbox } from './offline/outbox';
@@ -21,10 +22,30 @@ const queryClient = createQueryClient();
 const trpcClient = createTrpcClient();
 const utils = createTRPCQueryUtils({ queryClient, client: trpcClient });
 
-// The prices the server rendered the page with are the answer the page would ask for.
+// The prices (or the tracking answer) the server rendered the page with are the answer the page would
+// ask for.
 const prerendered = readPrerendered(typeof document === 'undefined' ? undefined : document);
-if (prerendered)
+if (prerendered?.pricing)
   queryClient.setQueryData(getQueryKey(trpc.pricing.get, undefined, 'query'), prerendered.pricing);
+if (prerendered?.tracking) {
+  const { token, answer } = prerendered.tracking;
+  queryClient.setQueryData(getQueryKey(trpc.tracking.get, { token }, 'query'), answer);
+}
+
+/**
+ * Server only (client/prerender.tsx): `render` (synchronous, e.g. renderToString) with a tracking link's
+ * answer in the cache, as the browser's first render has it; gone again after, so no answer outlives
+ * its own request.
+ */
+export function renderWithTracking<T>(token: string, answer: TTracking, render: () => T): T {
+  const queryKey = getQueryKey(trpc.tracking.get, { token }, 'query');
+  queryClient.setQueryData(queryKey, answer);
+  try {
+    return render();
+  } finally {
+    queryClient.removeQueries({ queryKey, exact: true });
+  }
+}
 
 // Offline (issue 14): TanStack Query starts assuming online; a phone opened without signal is not.
 if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);

@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { SHELL_ATTRIBUTE } from '../shared/staff-shell';
 import { App } from './app';
 import { setLandingPricing } from './features/landing/landing-pricing';
+import { LANGUAGE_KEY } from './i18n/language-key';
 import { checkSnapshot, clearSnapshot } from './offline/snapshot';
 import { readPrerendered } from './prerendered';
 import { preloadRoute } from './routes';
@@ -42,9 +43,15 @@ async function start() {
   const screen = preloadRoute(window.location.pathname);
   screen.catch(() => {});
   const prerendered = readPrerendered(document);
-  if (prerendered && root.firstElementChild) {
+  // The server renders in English: a device set to Kiswahili renders a tracking page over it instead
+  // (the landing page hydrates in English and switches right after: client/i18n/landing.ts).
+  const hydrates =
+    prerendered !== null &&
+    root.firstElementChild !== null &&
+    (!prerendered.tracking || localStorage.getItem(LANGUAGE_KEY) !== 'sw');
+  if (hydrates) {
     // The server rendered this page from this data: the first render must be the same to hydrate.
-    setLandingPricing(prerendered.pricing);
+    if (prerendered.pricing) setLandingPricing(prerendered.pricing);
     await screen;
     hydrateRoot(root, app);
   } else {
@@ -53,9 +60,11 @@ async function start() {
     // On a first visit the header shows while the chunk downloads.
     // The service worker may have put the screen last shown here into the root (client/offline/snapshot.ts):
     // it stays on show, inert, until this first render replaces it.
-    // Or the server's page has its top (shared/staff-shell.ts): the first render then waits for the
-    // screen's chunk (preloaded beside the entry), so the title stays instead of blinking out.
-    const shell = root.hasAttribute(SHELL_ATTRIBUTE);
+    // Or the server's page has its top (shared/staff-shell.ts), or a tracking page rendered in English for
+    // a device set to Kiswahili: the first render then waits for the screen's chunk (preloaded beside the
+    // entry), so the page stays instead of blinking out.
+    const shell =
+      root.hasAttribute(SHELL_ATTRIBUTE) || (prerendered !== null && root.firstElementChild !== null);
     const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;
     if (navigator.serviceWorker?.controller || shell) await screen.catch(() => {});
     createRoot(root).render(

@@ -1,8 +1,12 @@
 import type { TPricingInfo } from '../shared/schemas/pricing';
+import type { TTracking } from '../shared/schemas/tracking';
 
 /** What a pre-rendered page was rendered from, sent beside it so the first client render is the same. */
 export interface Prerendered {
-  pricing: TPricingInfo;
+  /** The landing page (`/`): the live prices. */
+  pricing?: TPricingInfo;
+  /** A tracking link (/track/{token}): the server's answer for it, the one the page would ask for. */
+  tracking?: { token: string; answer: TTracking };
 }
 
 export const PRERENDERED_ID = 'mchanga-prerendered';

@@ -56,15 +56,17 @@ const pages = new StaleWhileRevalidate({
   plugins: [
     // One page per address, whatever its query; tracking links make many addresses, so not forever.
     { cacheKeyWillBeUsed: async ({ request }) => pageKey(request.url) },
-    // Only the screen's own page: not an error, a redirect or anything but HTML.
+    // Only the screen's own page: not an error, a redirect, anything but HTML, or a page with its data.
     {
       cacheWillUpdate: async ({ response }) =>
-        response.ok && !response.redirected && isHtml(response) ? response : null,
+        response.ok && !response.redirected && isHtml(response) && !noStore(response) ? response : null,
     },
     new ExpirationPlugin({ maxEntries: 40, maxAgeSeconds: 30 * 24 * 3600 }),
   ],
 });
 const isHtml = (response: Response) => response.headers.get('content-type')?.startsWith('text/html') ?? false;
+/** A page made for one request with its data in it (a tracking link's order): not kept, asked for anew. */
+const noStore = (response: Response) => /no-store/.test(response.headers.get('cache-control') ?? '');
 
 /** The kept page (refreshed behind), else the network's within PAGE_TIMEOUT_MS, else the precached shell. */
 async function screenPage(options: RouteHandlerCallbackOptions): Promise<Response> {
@@ -95,7 +97,7 @@ self.addEventListener('activate', (event) => {
           .filter((url) => url.origin === self.location.origin && SCREEN_ROUTES.test(url.pathname))
           .map(async (url) => {
             const response = await fetch(url.href, { credentials: 'same-origin' }).catch(() => undefined);
-            if (response?.ok && !response.redirected && isHtml(response))
+            if (response?.ok && !response.redirected && isHtml(response) && !noStore(response))
               await cache.put(pageKey(url.href), response);
           }),
       );

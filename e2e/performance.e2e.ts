@@ -214,6 +214,101 @@ describe('the pre-rendered landing page', () => {
   });
 });
 
+describe("a tracking link's page (issue 28)", () => {
+  /** A customer's new order, as its tracking link's path and the delivery code the page shows. */
+  async function trackedOrder(): Promise<{ id: number; path: string; code: string }> {
+    const email = `track-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.test`;
+    const customer = await api<{ token: string }>(baseURL, 'POST', '/api/auth/register', {
+      name: 'Wanjiru Kamau',
+      email,
+      password: 'track-pass-123',
+      phone: '0711 222 333',
+    });
+    const order = await api<{ id: number }>(
+      baseURL,
+      'POST',
+      '/api/orders',
+      { site: 'Membley Estate, Ruiru', sandType: 'coarse', trucks: 1, distanceKm: 18.5 },
+      customer.token,
+    );
+    const mine = await api<{ id: number; trackingUrl: string }[]>(
+      baseURL,
+      'GET',
+      '/api/orders/my',
+      undefined,
+      customer.token,
+    );
+    const path = new URL(mine.find((o) => o.id === order.id)!.trackingUrl, baseURL).pathname;
+    const tracking = await api<{ deliveryCode: string }>(baseURL, 'GET', `/api${path}`);
+    return { id: order.id, path, code: tracking.deliveryCode };
+  }
+
+  it('holds the order, its delivery code and its loads before any script, and is kept by no cache', async () => {
+    const { id, path, code } = await trackedOrder();
+    const res = await fetch(`${baseURL}${path}`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const html = await res.text();
+    for (const text of [`Order #${id}`, 'Awaiting Payment', 'Delivery code:', code, 'Membley Estate, Ruiru'])
+      expect(html, text).toContain(text);
+    expect(html).toContain('<script type="application/json" id="mchanga-prerendered">');
+    // The stylesheet is in the page: it paints without waiting for another request.
+    expect(html).toContain('<style>');
+    expect(html).not.toContain('rel="stylesheet"');
+
+    const context = await browser.newContext({ ...PHONE_CONTEXT, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${baseURL}${path}`);
+    expect(await page.getByRole('heading', { name: `Order #${id}` }).isVisible()).toBe(true);
+    expect(await page.getByText(code, { exact: true }).isVisible()).toBe(true);
+    await context.close();
+
+    // An unknown link: the page as built, which asks for itself and says so.
+    const unknown = await fetch(`${baseURL}/track/0123456789abcdef0123456789abcdef`);
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers.get('cache-control')).toBe('no-cache');
+    expect(await unknown.text()).not.toContain('id="mchanga-prerendered"');
+  });
+
+  it('hydrates without a mismatch, renders over it in Kiswahili, and the service worker does not keep it', async () => {
+    const { id, path, code } = await trackedOrder();
+    const { context, page } = await newPage(browser, baseURL, PHONE);
+    const errors = watchErrors(page);
+    await page.goto(path);
+    await page.getByText(code, { exact: true }).waitFor();
+    // Hydrated: the menu opens.
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Menu' }).click();
+        return page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded');
+      })
+      .toBe('true');
+    expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
+
+    // Opened again under the service worker: from the network, not a kept copy.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null).catch(() => false))
+      .toBe(true);
+    await page.goto(path);
+    await page.getByText(code, { exact: true }).waitFor();
+    const kept = await page.evaluate(async () =>
+      (await (await caches.open('mchanga-pages')).keys()).map((r) => new URL(r.url).pathname),
+    );
+    expect(kept.filter((p) => p.startsWith('/track/'))).toEqual([]);
+
+    // A phone set to Kiswahili: the English page is rendered over, in Kiswahili, without an error.
+    await page.evaluate(() => localStorage.setItem('mchanga.language', 'sw'));
+    await page.goto(path);
+    await expect
+      .poll(() => page.getByRole('heading', { name: `Agizo #${id}` }).isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    expect(await page.getByText(code, { exact: true }).isVisible()).toBe(true);
+    expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the service worker', () => {
   it('precaches the shell and the screens (not API answers), so signed-out screens open offline', async () => {
     const { context, page } = await newPage(browser, baseURL, PHONE);

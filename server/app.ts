@@ -8,6 +8,7 @@ import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/a
 import Fastify, { type FastifyReply, type FastifyServerOptions, LogController } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { pricingInfo } from '../core/pricing/pricing.service';
+import { trackOrder } from '../core/tracking/tracking.service';
 import { repeatedLogger } from '../shared/logger';
 import type { Settings } from '../shared/settings';
 import type { AppDeps } from './context';
@@ -20,13 +21,19 @@ import { registerMpesaCallbacks } from './features/mpesa/mpesa.callbacks';
 import { registerQueueDashboard } from './features/queues/queues.plugin';
 import { registerTelemetryIngest } from './features/telemetry/ingest.route';
 import { registerGuestOrderForm } from './guest-order-form';
-import { registerLandingPage, renderStaffShells } from './landing-html';
+import { registerLandingPage, renderStaffShells, serverRender } from './landing-html';
 import { lazyChildLogger } from './logging';
 import { registerMetrics } from './metrics';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
-import { FIRST_DATA_SCRIPT_SRC, registerRoutePages, STAFF_SHELL_SCRIPT_SRC } from './route-html';
+import {
+  FIRST_DATA_SCRIPT_SRC,
+  type RenderPage,
+  registerRoutePages,
+  STAFF_SHELL_SCRIPT_SRC,
+} from './route-html';
 import { type AppRouter, appRouter } from './router';
+import { TRACK_ROUTE, trackingPage } from './track-html';
 import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
 
@@ -255,7 +262,21 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       app.log.warn({ err }, 'staff screens not pre-rendered: they render their top themselves');
       return {};
     });
-    screensRouted = registerRoutePages(app, clientDir, shells);
+    // A tracking link's page with its order in it (server/track-html.ts).
+    const renderer = await serverRender(clientDir).catch(() => null);
+    const rendered: Record<string, RenderPage> = renderer
+      ? {
+          [TRACK_ROUTE]: trackingPage(renderer, (req, token) =>
+            trackOrder(
+              { db: deps.database.db, settings: deps.settings, limiter: deps.limiters.trackPerIp },
+              req.ip,
+              token,
+              deps.now?.() ?? new Date(),
+            ),
+          ),
+        }
+      : {};
+    screensRouted = registerRoutePages(app, clientDir, shells, rendered);
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { firstDataScript } from '../shared/first-data';
 import { staffShellScript } from '../shared/staff-shell';
-import { EMPTY_ROOT, htmlPage, sendPage } from './landing-html';
+import { EMPTY_ROOT, htmlPage, inlineStylesheets, sendFreshPage, sendPage } from './landing-html';
 
 /** The staff screens whose HTML starts their first data request (shared/first-data.ts, issue 28). */
 export const FIRST_DATA_ROUTES: ReadonlySet<string> = new Set([
@@ -55,6 +55,12 @@ export function withFirstData(template: string): string {
   return `${template.slice(0, at)}\n    <script>${FIRST_DATA_SCRIPT}</script>${template.slice(at)}`;
 }
 
+/**
+ * A screen's page rendered for one request with its data in it (server/track-html.ts): the built page
+ * (`html`, with its root empty) filled, or null to send the built page as it is.
+ */
+export type RenderPage = (req: FastifyRequest, html: string) => Promise<string | null>;
+
 export interface RoutePreloads {
   /** A route path of client/routes.tsx, e.g. `/ops/:tab?` (the same syntax in Fastify), or a workspace tab's. */
   path: string;
@@ -73,17 +79,18 @@ export function withPreloads(template: string, files: readonly string[]): string
 /**
  * Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback.
  * `shells` (by route path or workspace tab page, from the build's server render) puts a staff screen's
- * top into its page.
+ * top into its page; `rendered` (by route path) renders a page for each request instead, with its data.
  * True when the screens have routes of their own (so any other path is not a screen).
  */
 export function registerRoutePages(
   app: FastifyInstance,
   clientDir: string,
   shells: Readonly<Record<string, string>> = {},
+  rendered: Readonly<Record<string, RenderPage>> = {},
 ): boolean {
   const list = join(clientDir, '.vite', 'route-preloads.json');
   if (!existsSync(list)) return false;
-  const template = readFileSync(join(clientDir, 'index.html'), 'utf8');
+  const template = inlineStylesheets(readFileSync(join(clientDir, 'index.html'), 'utf8'), clientDir);
   const routes = JSON.parse(readFileSync(list, 'utf8')) as RoutePreloads[];
   for (const { path, screen = path, preloads } of routes) {
     let html = withPreloads(template, preloads);
@@ -91,7 +98,18 @@ export function registerRoutePages(
     const shell = shells[path] ?? shells[screen];
     if (shell) html = withStaffShell(html, shell);
     const page = htmlPage(html);
-    app.get(path, (req, reply) => sendPage(req, reply, page));
+    const render = rendered[path];
+    if (!render) {
+      app.get(path, (req, reply) => sendPage(req, reply, page));
+      continue;
+    }
+    app.get(path, async (req, reply) => {
+      const filled = await render(req, html).catch((err: unknown) => {
+        req.log.warn({ err, path }, 'page not rendered with its data: the browser renders it');
+        return null;
+      });
+      return filled === null ? sendPage(req, reply, page) : sendFreshPage(req, reply, filled);
+    });
   }
   return true;
 }

@@ -2,12 +2,13 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { setLandingLanguage } from './landing';
+import { LANGUAGE_KEY } from './language-key';
 
 /** Screens import `useTranslation` from here, so the catalogs are set up whichever screen opens first. */
 export { useTranslation } from 'react-i18next';
 
 export type Language = 'en' | 'sw';
-export const LANGUAGE_KEY = 'mchanga.language';
+export { LANGUAGE_KEY };
 
 /** The language remembered on this device (English unless Kiswahili was chosen). */
 export function storedLanguage(): Language {

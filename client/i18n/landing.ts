@@ -7,6 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import { setChecksLanguage } from './checks';
 import { type LandingCatalog, landingEn } from './landing-en';
+import { LANGUAGE_KEY } from './language-key';
 
 type Lang = 'en' | 'sw';
 let current: Lang = 'en';
@@ -74,7 +75,7 @@ export function useLandingT() {
 }
 
 try {
-  if (globalThis.localStorage?.getItem('mchanga.language') === 'sw') void setLandingLanguage('sw');
+  if (globalThis.localStorage?.getItem(LANGUAGE_KEY) === 'sw') void setLandingLanguage('sw');
 } catch {
   // No storage: English.
 }
