@@ -7,6 +7,11 @@ export type Locale = Language;
 /** The Intl locale for a screen language: en-KE or sw-KE. */
 export const intlLocale = (locale: Locale = 'en'): string => (locale === 'sw' ? 'sw-KE' : 'en-KE');
 
+/**
+ * Each formatter is made on first use, then kept: making an Intl formatter loads locale and time zone
+ * data, and making all of them as this module loaded cost a cold staff screen ~80 ms of main thread on a
+ * desktop CPU before its first render (issue 28), most of them for formats the screen never shows.
+ */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
   let f = formatters.get(key);
@@ -17,17 +22,12 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
   return f as T;
 }
 
-const plain = new Intl.NumberFormat('en-KE');
-
 /** "1,234.5" — tonnes, litres, kilometres and counts with en-KE (or sw-KE) separators (up to 3 decimals). */
 export function formatNumber(n: number, locale: Locale = 'en'): string {
-  if (locale === 'en') return plain.format(n);
   return cached(`n:${locale}`, () => new Intl.NumberFormat(intlLocale(locale))).format(n);
 }
 
 const MINUS = '\u2212';
-const moneyWhole = new Intl.NumberFormat('en-KE', { maximumFractionDigits: 0 });
-const moneyCents = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
  * The one KES formatter: screens, Telegram alerts, chat answers, briefings and documents all show money
@@ -44,8 +44,6 @@ export function formatMoney(amount: number, locale: Locale = 'en'): string {
 export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string {
   const cents = toCents(Math.abs(amount));
   const whole = cents % 100 === 0;
-  if (locale === 'en')
-    return whole ? moneyWhole.format(fromCents(cents)) : moneyCents.format(fromCents(cents));
   const f = whole
     ? cached(`mw:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 0 }))
     : cached(
@@ -56,10 +54,12 @@ export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string
   return f.format(fromCents(cents));
 }
 
-const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
-
 /** "KES 45K", "−KES 1.2M": chart ticks, where a short label beats the exact figure. */
 export function formatMoneyCompact(amount: number): string {
+  const compact = cached(
+    'compact',
+    () => new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 }),
+  );
   return `${amount < 0 ? MINUS : ''}KES ${compact.format(Math.abs(amount))}`;
 }
 
@@ -102,16 +102,8 @@ export function formatKm(km: number, locale: Locale = 'en'): string {
   return `${f.format(km)} km`;
 }
 
-const clock = new Intl.DateTimeFormat('en-KE', {
-  timeZone: BUSINESS_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-
 /** "14:05" — the time of day in Nairobi. */
 export function formatClock(at: Date, locale: Locale = 'en'): string {
-  if (locale === 'en') return clock.format(at);
   return cached(
     `c:${locale}`,
     () =>
@@ -124,46 +116,23 @@ export function formatClock(at: Date, locale: Locale = 'en'): string {
   ).format(at);
 }
 
-const calendarDay = new Intl.DateTimeFormat('en-KE', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  timeZone: 'UTC',
-});
-
 /**
  * "Sunday, 22 November" — a business calendar date (YYYY-MM-DD, already a Nairobi date), so it is read
  * at UTC midnight and never shifted by the reader's zone.
  */
 export function formatCalendarDay(date: string, locale: Locale = 'en'): string {
-  const f =
-    locale === 'en'
-      ? calendarDay
-      : cached(
-          `d:${locale}`,
-          () =>
-            new Intl.DateTimeFormat(intlLocale(locale), {
-              weekday: 'long',
-              day: 'numeric',
-              month: 'long',
-              timeZone: 'UTC',
-            }),
-        );
+  const f = cached(
+    `d:${locale}`,
+    () =>
+      new Intl.DateTimeFormat(intlLocale(locale), {
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        timeZone: 'UTC',
+      }),
+  );
   return f.format(new Date(`${date}T00:00:00Z`));
 }
-
-const dateTimes = {
-  medium: new Intl.DateTimeFormat('en-KE', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: BUSINESS_TIME_ZONE,
-  }),
-  short: new Intl.DateTimeFormat('en-KE', {
-    dateStyle: 'short',
-    timeStyle: 'short',
-    timeZone: BUSINESS_TIME_ZONE,
-  }),
-};
 
 /**
  * "23 Nov 2026, 10:40" — an instant in Nairobi time, whatever the viewer's zone. `short`
@@ -174,18 +143,15 @@ export function formatDateTime(
   style: 'medium' | 'short' = 'medium',
   locale: Locale = 'en',
 ): string {
-  const f =
-    locale === 'en'
-      ? dateTimes[style]
-      : cached(
-          `t:${style}:${locale}`,
-          () =>
-            new Intl.DateTimeFormat(intlLocale(locale), {
-              dateStyle: style,
-              timeStyle: 'short',
-              timeZone: BUSINESS_TIME_ZONE,
-            }),
-        );
+  const f = cached(
+    `t:${style}:${locale}`,
+    () =>
+      new Intl.DateTimeFormat(intlLocale(locale), {
+        dateStyle: style,
+        timeStyle: 'short',
+        timeZone: BUSINESS_TIME_ZONE,
+      }),
+  );
   return f.format(at instanceof Date ? at : new Date(at));
 }
 
