@@ -5,7 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { SHELL_ATTRIBUTE } from '../shared/staff-shell';
 import { App } from './app';
 import { setLandingPricing } from './features/landing/landing-pricing';
-import { LANGUAGE_KEY } from './i18n/language-key';
+import { storedLanguage } from './i18n/language-key';
 import { checkSnapshot, clearSnapshot } from './offline/snapshot';
 import { readPrerendered } from './prerendered';
 import { preloadRoute } from './routes';
@@ -48,7 +48,7 @@ async function start() {
   const hydrates =
     prerendered !== null &&
     root.firstElementChild !== null &&
-    (!prerendered.tracking || localStorage.getItem(LANGUAGE_KEY) !== 'sw');
+    (!prerendered.tracking || storedLanguage() === 'en');
   if (hydrates) {
     // The server rendered this page from this data: the first render must be the same to hydrate.
     if (prerendered.pricing) setLandingPricing(prerendered.pricing);

@@ -2,22 +2,13 @@ import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { setLandingLanguage } from './landing';
-import { LANGUAGE_KEY } from './language-key';
+import { LANGUAGE_KEY, type Language, storedLanguage } from './language-key';
 
 /** Screens import `useTranslation` from here, so the catalogs are set up whichever screen opens first. */
 export { useTranslation } from 'react-i18next';
 
-export type Language = 'en' | 'sw';
-export { LANGUAGE_KEY };
-
-/** The language remembered on this device (English unless Kiswahili was chosen). */
-export function storedLanguage(): Language {
-  try {
-    return globalThis.localStorage?.getItem(LANGUAGE_KEY) === 'sw' ? 'sw' : 'en';
-  } catch {
-    return 'en';
-  }
-}
+export type { Language } from './language-key';
+export { LANGUAGE_KEY, storedLanguage };
 
 /**
  * Whether this device has a language of its own (chosen with the switch, or kept from an account): then
