@@ -43,12 +43,10 @@ async function start() {
   const screen = preloadRoute(window.location.pathname);
   screen.catch(() => {});
   const prerendered = readPrerendered(document);
+  const serverRendered = prerendered !== null && root.firstElementChild !== null;
   // The server renders in English: a device set to Kiswahili renders a tracking page over it instead
   // (the landing page hydrates in English and switches right after: client/i18n/landing.ts).
-  const hydrates =
-    prerendered !== null &&
-    root.firstElementChild !== null &&
-    (!prerendered.tracking || storedLanguage() === 'en');
+  const hydrates = serverRendered && (!prerendered.tracking || storedLanguage() === 'en');
   if (hydrates) {
     // The server rendered this page from this data: the first render must be the same to hydrate.
     if (prerendered.pricing) setLandingPricing(prerendered.pricing);
@@ -63,8 +61,7 @@ async function start() {
     // Or the server's page has its top (shared/staff-shell.ts), or a tracking page rendered in English for
     // a device set to Kiswahili: the first render then waits for the screen's chunk (preloaded beside the
     // entry), so the page stays instead of blinking out.
-    const shell =
-      root.hasAttribute(SHELL_ATTRIBUTE) || (prerendered !== null && root.firstElementChild !== null);
+    const shell = root.hasAttribute(SHELL_ATTRIBUTE) || serverRendered;
     const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;
     if (navigator.serviceWorker?.controller || shell) await screen.catch(() => {});
     createRoot(root).render(
