@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import { setChecksLanguage } from './checks';
 import { type LandingCatalog, landingEn } from './landing-en';
-import { LANGUAGE_KEY } from './language-key';
+import { storedLanguage } from './language-key';
 
 type Lang = 'en' | 'sw';
 let current: Lang = 'en';
@@ -74,8 +74,5 @@ export function useLandingT() {
   return { t, language };
 }
 
-try {
-  if (globalThis.localStorage?.getItem(LANGUAGE_KEY) === 'sw') void setLandingLanguage('sw');
-} catch {
-  // No storage: English.
-}
+// No storage reads as English (storedLanguage).
+if (storedLanguage() === 'sw') void setLandingLanguage('sw');
