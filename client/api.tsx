@@ -6,6 +6,7 @@
 import { onlineManager, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
 import { createTRPCQueryUtils, getQueryKey } from '@trpc/react-query';
 import { type ComponentType, type ReactNode, use } from 'react';
+import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
 import { takeFirstAnswers } from './first-data';
@@ -34,17 +35,10 @@ if (prerendered?.tracking) {
 
 /**
  * Server only (client/prerender.tsx): `render` (synchronous, e.g. renderToString) with a tracking link's
- * answer in the cache, as the browser's first render has it; gone again after, so no answer outlives
- * its own request.
+ * answer in the cache, as the browser's first render has it (renderWithAnswers).
  */
 export function renderWithTracking<T>(token: string, answer: TTracking, render: () => T): T {
-  const queryKey = getQueryKey(trpc.tracking.get, { token }, 'query');
-  queryClient.setQueryData(queryKey, answer);
-  try {
-    return render();
-  } finally {
-    queryClient.removeQueries({ queryKey, exact: true });
-  }
+  return renderWithAnswers([{ call: { path: 'tracking.get', input: { token } }, data: answer }], render);
 }
 
 // Offline (issue 14): TanStack Query starts assuming online; a phone opened without signal is not.
@@ -57,15 +51,43 @@ if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
  */
 const FIRST_ANSWER_WAIT_MS = 1_500;
 /** tRPC's key for a procedure reached by its path (its types know the procedures by name only). */
-const queryKeyOf = getQueryKey as (procedure: unknown, input: unknown, type: 'query') => QueryKey;
+const getKey = getQueryKey as (procedure: unknown, input: unknown, type: 'query') => QueryKey;
+/** The query key of one call: the procedure of its dotted path, as tRPC's proxy gives it for any path. */
+function queryKeyOf(call: FirstCall): QueryKey {
+  const procedure = call.path.split('.').reduce<unknown>((p, k) => (p as Record<string, unknown>)[k], trpc);
+  return getKey(procedure, call.input, 'query');
+}
 async function adoptFirstAnswers() {
   const session = getSession();
+  // The answers the server drew this screen with (server/screen-html.ts), for the same user: the first
+  // render is then the same screen, drawn over it.
+  const screen = prerendered?.screen;
+  if (screen && session && screen.email === session.userEmail) {
+    for (const { call, data } of screen.answers) queryClient.setQueryData(queryKeyOf(call), data);
+    return;
+  }
   const wait = answersKeptFor(session?.role) ? 0 : FIRST_ANSWER_WAIT_MS;
   const authorization = session ? `Bearer ${session.token}` : undefined;
-  for (const { call, data } of await takeFirstAnswers(wait, authorization)) {
-    // The procedure of a dotted path, as tRPC's proxy gives it for any path.
-    const procedure = call.path.split('.').reduce<unknown>((p, k) => (p as Record<string, unknown>)[k], trpc);
-    queryClient.setQueryData(queryKeyOf(procedure, call.input, 'query'), data);
+  for (const { call, data } of await takeFirstAnswers(wait, authorization))
+    queryClient.setQueryData(queryKeyOf(call), data);
+}
+
+/**
+ * Server only (client/prerender.tsx): `render` (synchronous) with a screen's first answers in the cache,
+ * as the browser's first render has them, and nothing else: the cache is emptied after, so no answer
+ * outlives its own request, nor does a query the screen made without one (which would read as still
+ * waiting in the next render's, e.g. to AfterFirstAnswers).
+ */
+export function renderWithAnswers<T>(
+  answers: readonly { call: FirstCall; data: unknown }[],
+  render: () => T,
+): T {
+  queryClient.clear();
+  for (const { call, data } of answers) queryClient.setQueryData(queryKeyOf(call), data);
+  try {
+    return render();
+  } finally {
+    queryClient.clear();
   }
 }
 const restored =

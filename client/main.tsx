@@ -45,8 +45,11 @@ async function start() {
   const prerendered = readPrerendered(document);
   const serverRendered = prerendered !== null && root.firstElementChild !== null;
   // The server renders in English: a device set to Kiswahili renders a tracking page over it instead
-  // (the landing page hydrates in English and switches right after: client/i18n/landing.ts).
-  const hydrates = serverRendered && (!prerendered.tracking || storedLanguage() === 'en');
+  // (the landing page hydrates in English and switches right after: client/i18n/landing.ts). A signed-in
+  // screen the server drew with its data (server/screen-html.ts) is drawn over too: its clock-led parts
+  // ("5 min ago") and what the device kept need not match the server's to the letter.
+  const hydrates =
+    serverRendered && !prerendered.screen && (!prerendered.tracking || storedLanguage() === 'en');
   if (hydrates) {
     // The server rendered this page from this data: the first render must be the same to hydrate.
     if (prerendered.pricing) setLandingPricing(prerendered.pricing);
@@ -58,8 +61,8 @@ async function start() {
     // On a first visit the header shows while the chunk downloads.
     // The service worker may have put the screen last shown here into the root (client/offline/snapshot.ts):
     // it stays on show, inert, until this first render replaces it.
-    // Or the server's page has its top (shared/staff-shell.ts), or a tracking page rendered in English for
-    // a device set to Kiswahili: the first render then waits for the screen's chunk (preloaded beside the
+    // Or the server's page has its top (shared/staff-shell.ts) or the whole screen with its data, or a
+    // tracking page rendered in English for a device set to Kiswahili: the first render then waits for the screen's chunk (preloaded beside the
     // entry), so the page stays instead of blinking out.
     const shell = root.hasAttribute(SHELL_ATTRIBUTE) || serverRendered;
     const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;

@@ -1,3 +1,4 @@
+import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
 
@@ -7,6 +8,11 @@ export interface Prerendered {
   pricing?: TPricingInfo;
   /** A tracking link (/track/{token}): the server's answer for it, the one the page would ask for. */
   tracking?: { token: string; answer: TTracking };
+  /**
+   * A signed-in screen drawn by the server (server/screen-html.ts): whose it is and the answers of its
+   * first calls. The app draws over it with the same answers, and does not hydrate it.
+   */
+  screen?: { email: string; answers: { call: FirstCall; data: unknown }[] };
 }
 
 export const PRERENDERED_ID = 'mchanga-prerendered';

@@ -82,7 +82,11 @@ export const ROUTES: PageRoute[] = [
     page: apiPage(
       () => import('./features/ops/OpsPage'),
       (m) => m.OpsPage,
-      (m) => m.preloadWorkspaceTab(getSession()?.role, window.location.pathname, window.location.hash),
+      // A server render preloads the tab it draws itself (client/prerender.tsx renderScreen).
+      (m) =>
+        typeof window === 'undefined'
+          ? Promise.resolve()
+          : m.preloadWorkspaceTab(getSession()?.role, window.location.pathname, window.location.hash),
     ),
   },
   {

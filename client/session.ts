@@ -1,6 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import type { TSessionUser } from '../shared/schemas/auth';
+import { storedLanguage } from './i18n/language-key';
 import { forgetSnapshots } from './offline/snapshot';
+import { keepScreenCookie } from './screen-cookie';
 
 /** The signed-in session, kept in localStorage under the spec's keys. */
 export const SESSION_KEYS = [
@@ -31,7 +33,24 @@ const listeners = new Set<() => void>();
 let expiredNotice = false;
 let cached: { raw: string; session: Session | null } | undefined;
 
+/**
+ * The session a server render draws a screen for (client/prerender.tsx `renderScreen`); the server has no
+ * localStorage. Set only for one synchronous render.
+ */
+let serverSession: Session | null = null;
+
+/** Server only: `render` (synchronous, e.g. renderToString) with `session` signed in. */
+export function renderAs<T>(session: Session, render: () => T): T {
+  serverSession = session;
+  try {
+    return render();
+  } finally {
+    serverSession = null;
+  }
+}
+
 function read(): Session | null {
+  if (typeof localStorage === 'undefined') return serverSession;
   const values = SESSION_KEYS.map((k) => localStorage.getItem(k));
   const raw = JSON.stringify(values);
   if (cached?.raw === raw) return cached.session;
@@ -73,6 +92,7 @@ export function saveSession(
   // Kept so a reload or a typed address still lands on the password screen (the server refuses the rest).
   if (user.mustChangePassword) localStorage.setItem('mustChangePassword', '1');
   else localStorage.removeItem('mustChangePassword');
+  syncScreenCookie();
   emit();
 }
 
@@ -82,8 +102,20 @@ export function clearSession(options: { expired?: boolean } = {}) {
   expiredNotice = options.expired === true;
   // The kept screens go with the session (a refused token, Logout): the next visit paints none.
   void forgetSnapshots().catch(() => {});
+  syncScreenCookie();
   emit();
 }
+
+/**
+ * The screen cookie (shared/screen-cookie.ts) written again from the stored session and language: on
+ * start, when the session changes and when the language does.
+ */
+export function syncScreenCookie() {
+  if (typeof localStorage === 'undefined') return;
+  keepScreenCookie(read(), storedLanguage());
+}
+// A session kept before the cookie existed, or a cookie the browser dropped, is written again on start.
+syncScreenCookie();
 
 /** Why the server refused a sent token (its 401's `reason`). */
 export type SessionEndReason = 'expired' | 'invalid' | 'revoked' | 'disabled';
@@ -119,7 +151,7 @@ function subscribe(listener: () => void) {
 }
 
 export function useSession(): Session | null {
-  return useSyncExternalStore(subscribe, read, () => null);
+  return useSyncExternalStore(subscribe, read, () => serverSession);
 }
 
 /** The header's greeting name: the first name, or Admin / Ops when no name is stored. */

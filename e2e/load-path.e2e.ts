@@ -3,16 +3,18 @@
  * map (maplibre) is not part of the screen's first load; it loads once scrolled near or tapped, in a
  * place held at its height from the first paint. A staff screen's first data request starts from the
  * HTML, beside the app code, and the app adopts its answer instead of asking again. Its top (header,
- * title, subtitle) comes with the HTML too, in the user's language, and the app renders the same over it.
+ * title, subtitle) comes with the HTML too, in the user's language, and the app renders the same over it;
+ * with the screen cookie the whole screen does, with its data.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_DIST, entryKey, readManifest, routeModules, staticClosure } from '../bench/size';
+import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { FIRST_DATA, type FirstCall } from '../shared/first-data';
 import { browserAndAdmin } from './support/admin';
-import { api } from './support/browser';
+import { addScreenCookie, api } from './support/browser';
 import { PHONE_360 } from './support/phone';
 
 const baseURL = inject('baseURL');
@@ -140,6 +142,19 @@ async function coldFuel(): Promise<{ context: BrowserContext; page: Page; reques
 function entryFile(): string {
   const manifest = readManifest(DEFAULT_DIST);
   return manifest[entryKey(manifest)]!.file;
+}
+
+/** Holds the page's entry script until the returned function is called: no app code runs before. */
+async function holdEntry(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(`**/${entryFile()}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
 
 const placeholder = (page: Page) => page.locator('[data-map="placeholder"]');
@@ -378,14 +393,7 @@ describe("a staff screen's top comes with the HTML", () => {
         if (m.type() === 'error') errors.push(m.text());
       });
       // The entry script is held until the top has been read: nothing of the app has run by then.
-      let release = () => {};
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
-      await page.route(`**/${entryFile()}`, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdEntry(page);
       try {
         await page.goto(path, { waitUntil: 'commit' });
         await page.locator('#root[data-shell] main h1').waitFor({ timeout: 30_000 });
@@ -410,6 +418,95 @@ describe("a staff screen's top comes with the HTML", () => {
           )
           .toEqual(Object.fromEntries(Object.entries(fromHtml).filter(([k]) => shown.includes(k))));
         expect(errors.filter((e) => /Content Security Policy|inline script/i.test(e))).toEqual([]);
+      } finally {
+        release();
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});
+
+describe('a signed-in screen drawn by the server with its data (the screen cookie)', () => {
+  /**
+   * What the screen shows: the text of its main part, lines trimmed, empty ones left out; not the fleet
+   * map's, which loads after the screen by design (its place is held at its height).
+   */
+  const shown = (page: Page) =>
+    page.evaluate(() => {
+      const main = document.querySelector('main') as HTMLElement | null;
+      if (!main) return null;
+      const lines = (el: HTMLElement) =>
+        el.innerText
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
+      const text = lines(main);
+      const MAP = '.fleet-map-block, .fleet-map';
+      for (const map of main.querySelectorAll<HTMLElement>(MAP)) {
+        if (map.parentElement?.closest(MAP)) continue;
+        for (const line of lines(map)) {
+          const at = text.indexOf(line);
+          if (at >= 0) text.splice(at, 1);
+        }
+      }
+      return text;
+    });
+
+  it.each([
+    ['/fuel', 'en', (): Session => fuel],
+    ['/driver', 'sw', (): Session => driver],
+    ['/customer', 'en', (): Session => customer],
+    ['/order', 'sw', (): Session => customer],
+    ['/ops', 'en', (): Session => admin],
+    ...WORKSPACE_TABS.map((tab) => [`/ops/${tab}`, 'en', (): Session => admin] as const),
+    ['/ops/orders', 'sw', (): Session => admin],
+    ['/ops/stock', 'en', (): Session => ops],
+    ['/ops/fleet', 'sw', (): Session => ops],
+  ] as const)(
+    '%s in %s: drawn before any app code has run, then the app draws the same screen over it, nothing moving',
+    async (path, language, who) => {
+      const session = who();
+      const context = await signedIn(session);
+      await context.addInitScript((l: string) => {
+        if (l === 'sw') localStorage.setItem('mchanga.language', 'sw');
+      }, language);
+      await addScreenCookie(context, baseURL, session, language);
+      // Layout shifts from the first paint on (buffered), as the CLS of Lighthouse counts them.
+      await context.addInitScript(() => {
+        const w = window as unknown as { __shift: number };
+        w.__shift = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[])
+            if (!e.hadRecentInput) w.__shift += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !/Failed to load resource|ERR_NAME_NOT_RESOLVED/.test(m.text()))
+          errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      const release = await holdEntry(page);
+      try {
+        await page.goto(path, { waitUntil: 'commit' });
+        await page.locator('#root[data-shell] main').waitFor({ timeout: 30_000 });
+        expect(await page.locator('html').getAttribute('lang')).toBe(language);
+        expect(await page.locator('#root').getAttribute('inert')).toBe('');
+        const fromServer = await shown(page);
+        // More than the top: the title and what the screen's data made.
+        expect(fromServer!.length).toBeGreaterThan(2);
+        release();
+        await page.locator('#root:not([data-shell]):not([inert]) main').waitFor({ timeout: 60_000 });
+        await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual(fromServer);
+        expect(
+          await page.evaluate(() => (window as unknown as { __shift: number }).__shift),
+        ).toBeLessThanOrEqual(0.05);
+        expect(errors).toEqual([]);
       } finally {
         release();
         await context.close();

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   DEFAULT_DIST,
@@ -18,7 +18,16 @@ import {
 } from '../bench/size';
 import { formatMoney } from '../shared/domain/format';
 import type { TPricingInfo } from '../shared/schemas/pricing';
-import { api, launchBrowser, newPage, PHONE } from './support/browser';
+import { SCREEN_COOKIE } from '../shared/screen-cookie';
+import {
+  addScreenCookie,
+  api,
+  launchBrowser,
+  newPage,
+  openMenuIfCollapsed,
+  PHONE,
+  signInThroughForm,
+} from './support/browser';
 
 const baseURL = inject('baseURL');
 const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
@@ -214,33 +223,40 @@ describe('the pre-rendered landing page', () => {
   });
 });
 
+/** A newly registered customer with one order for `site`: how to sign in, and the order's number. */
+async function customerWithOrder(site: string) {
+  const email = `customer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.test`;
+  const password = 'customer-pass-123';
+  const { token } = await api<{ token: string }>(baseURL, 'POST', '/api/auth/register', {
+    name: 'Wanjiru Kamau',
+    email,
+    password,
+    phone: '0711 222 333',
+  });
+  const order = await api<{ id: number }>(
+    baseURL,
+    'POST',
+    '/api/orders',
+    { site, sandType: 'coarse', trucks: 1, distanceKm: 18.5 },
+    token,
+  );
+  return { email, password, token, orderId: order.id };
+}
+
 describe("a tracking link's page (issue 28)", () => {
   /** A customer's new order, as its tracking link's path and the delivery code the page shows. */
   async function trackedOrder(): Promise<{ id: number; path: string; code: string }> {
-    const email = `track-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.test`;
-    const customer = await api<{ token: string }>(baseURL, 'POST', '/api/auth/register', {
-      name: 'Wanjiru Kamau',
-      email,
-      password: 'track-pass-123',
-      phone: '0711 222 333',
-    });
-    const order = await api<{ id: number }>(
-      baseURL,
-      'POST',
-      '/api/orders',
-      { site: 'Membley Estate, Ruiru', sandType: 'coarse', trucks: 1, distanceKm: 18.5 },
-      customer.token,
-    );
+    const { token, orderId } = await customerWithOrder('Membley Estate, Ruiru');
     const mine = await api<{ id: number; trackingUrl: string }[]>(
       baseURL,
       'GET',
       '/api/orders/my',
       undefined,
-      customer.token,
+      token,
     );
-    const path = new URL(mine.find((o) => o.id === order.id)!.trackingUrl, baseURL).pathname;
+    const path = new URL(mine.find((o) => o.id === orderId)!.trackingUrl, baseURL).pathname;
     const tracking = await api<{ deliveryCode: string }>(baseURL, 'GET', `/api${path}`);
-    return { id: order.id, path, code: tracking.deliveryCode };
+    return { id: orderId, path, code: tracking.deliveryCode };
   }
 
   it('holds the order, its delivery code and its loads before any script, and is kept by no cache', async () => {
@@ -304,6 +320,103 @@ describe("a tracking link's page (issue 28)", () => {
       .poll(() => page.getByRole('heading', { name: `Agizo #${id}` }).isVisible(), { timeout: 15_000 })
       .toBe(true);
     expect(await page.getByText(code, { exact: true }).isVisible()).toBe(true);
+    expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a signed-in screen drawn by the server with its data (issue 28)', () => {
+  const screenCookies = async (context: BrowserContext) =>
+    (await context.cookies(`${baseURL}/customer`))
+      .concat(await context.cookies(`${baseURL}/order`))
+      .filter((c) => c.name === SCREEN_COOKIE);
+
+  it("keeps the screen cookie with the session, and My Orders comes with the customer's orders in it", async () => {
+    const { email, password, orderId } = await customerWithOrder('Witeithie Stage, Juja');
+    const { context, page } = await newPage(browser, baseURL, PHONE);
+    const errors = watchErrors(page);
+    await signInThroughForm(page, email, password);
+    await page.waitForURL('**/customer');
+    // Written with the session: on the customer's own screens only, same-site, the language in front.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const cookies = await screenCookies(context);
+    expect(cookies.map((c) => [c.path, c.value, c.sameSite, c.httpOnly])).toEqual([
+      ['/customer', `en.${token}`, 'Strict', false],
+      ['/order', `en.${token}`, 'Strict', false],
+    ]);
+    expect((await context.cookies(`${baseURL}/ops`)).filter((c) => c.name === SCREEN_COOKIE)).toEqual([]);
+
+    // The page for that cookie has the order in its HTML, and no one else's or the token.
+    const drawn = await page.request.get('/customer');
+    expect(drawn.headers()['cache-control']).toBe('private, no-store');
+    const html = await drawn.text();
+    expect(html).toContain('Witeithie Stage, Juja');
+    expect(html).toContain(`#${orderId}`);
+    expect(html).toContain('<div id="root" data-shell="" inert="" aria-busy="true">');
+    expect(html).not.toContain(token!);
+
+    // A phone that has not run a line of the app yet shows it.
+    const session = { token: token!, user: { role: 'CUSTOMER' } };
+    const still = await browser.newContext({ ...PHONE_CONTEXT, baseURL, javaScriptEnabled: false });
+    await addScreenCookie(still, baseURL, session);
+    const stillPage = await still.newPage();
+    await stillPage.goto('/customer');
+    expect(await stillPage.getByText('Witeithie Stage, Juja').first().isVisible()).toBe(true);
+    await still.close();
+
+    // Opened cold, the app draws over it (no hydration to mismatch) and the screen works.
+    const cold = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
+    await addScreenCookie(cold, baseURL, session);
+    await cold.addInitScript(
+      ([t, e]) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('role', 'CUSTOMER');
+        localStorage.setItem('userName', 'Wanjiru Kamau');
+        localStorage.setItem('userEmail', e);
+      },
+      [token!, email] as const,
+    );
+    const coldPage = await cold.newPage();
+    const coldErrors = watchErrors(coldPage);
+    const first = coldPage.waitForResponse((r) => new URL(r.url()).pathname === '/customer');
+    await coldPage.goto('/customer');
+    expect(await (await first).text()).toContain('Witeithie Stage, Juja');
+    await expect.poll(() => coldPage.locator('#root').getAttribute('inert')).toBeNull();
+    expect(await coldPage.locator('#root').getAttribute('data-shell')).toBeNull();
+    expect(await coldPage.getByText('Witeithie Stage, Juja').first().isVisible()).toBe(true);
+    await expect
+      .poll(async () => {
+        await coldPage.getByRole('button', { name: 'Menu' }).click();
+        return coldPage.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded');
+      })
+      .toBe('true');
+    expect(coldErrors).toEqual([]);
+    await cold.close();
+
+    // The language switch: the cookie says Kiswahili, and the server draws the screen in it.
+    await openMenuIfCollapsed(page);
+    await page.getByLabel('Language').selectOption('sw');
+    await expect
+      .poll(async () => (await screenCookies(context)).map((c) => c.value.slice(0, 3)))
+      .toEqual(['sw.', 'sw.']);
+    const swahili = await (await page.request.get('/customer')).text();
+    expect(swahili).toContain('<html lang="sw">');
+    expect(swahili).toContain('Maagizo Yangu');
+    expect(swahili).toContain('Witeithie Stage, Juja');
+    await page.evaluate(() => localStorage.setItem('mchanga.language', 'en'));
+    await page.reload();
+    await expect
+      .poll(async () => (await screenCookies(context)).map((c) => c.value.slice(0, 3)))
+      .toEqual(['en.', 'en.']);
+
+    // Logout drops it from every path: the page no longer has anyone's data.
+    await openMenuIfCollapsed(page);
+    await page.getByRole('button', { name: /^(Logout|Ondoka)$/ }).click();
+    await page.waitForURL(`${baseURL}/`);
+    await expect.poll(async () => (await screenCookies(context)).length).toBe(0);
+    const after = await (await page.request.get('/customer')).text();
+    expect(after).not.toContain('Witeithie Stage, Juja');
+    expect(after).not.toContain('mchanga-prerendered');
     expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
     await context.close();
   });

@@ -27,12 +27,14 @@ import { registerMetrics } from './metrics';
 import { buildOpenApiDocument } from './openapi';
 import { registerRest } from './rest';
 import {
+  FIRST_DATA_ROUTES,
   FIRST_DATA_SCRIPT_SRC,
   type RenderPage,
   registerRoutePages,
   STAFF_SHELL_SCRIPT_SRC,
 } from './route-html';
 import { type AppRouter, appRouter } from './router';
+import { screenPage } from './screen-html';
 import { TRACK_ROUTE, trackingPage } from './track-html';
 import { IMAGE_BODY_LIMIT, TRPC_MAX_BATCH } from './trpc';
 import { registerUploads } from './uploads';
@@ -262,10 +264,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       app.log.warn({ err }, 'staff screens not pre-rendered: they render their top themselves');
       return {};
     });
-    // A tracking link's page with its order in it (server/track-html.ts).
+    // A signed-in screen with its data, for a request with the screen cookie (server/screen-html.ts), and
+    // a tracking link's page with its order in it (server/track-html.ts).
     const renderer = await serverRender(clientDir).catch(() => null);
     const rendered: Record<string, RenderPage> = renderer
       ? {
+          ...Object.fromEntries([...FIRST_DATA_ROUTES].map((route) => [route, screenPage(renderer, deps)])),
           [TRACK_ROUTE]: trackingPage(renderer, (req, token) =>
             trackOrder(
               { db: deps.database.db, settings: deps.settings, limiter: deps.limiters.trackPerIp },

@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
+import type { ScreenLanguage, ScreenViewer } from '../shared/screen-cookie';
 import type { ShellFacts } from '../shared/staff-shell';
 
 export interface RenderedLanding {
@@ -50,10 +52,10 @@ export function inlineStylesheets(html: string, clientDir: string): string {
 export const EMPTY_ROOT = '<div id="root"></div>';
 
 /** The template with the rendered page in its root and the page's data after it. */
-export function fillTemplate(template: string, rendered: RenderedLanding): string {
+export function fillTemplate(template: string, rendered: RenderedLanding, rootAttributes = ''): string {
   const at = template.indexOf(EMPTY_ROOT);
   if (at < 0) throw new Error(`The landing template has no ${EMPTY_ROOT}.`);
-  return `${template.slice(0, at)}<div id="root">${rendered.root}</div>${rendered.data}${template.slice(at + EMPTY_ROOT.length)}`;
+  return `${template.slice(0, at)}<div id="root"${rootAttributes}>${rendered.root}</div>${rendered.data}${template.slice(at + EMPTY_ROOT.length)}`;
 }
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -117,6 +119,12 @@ export interface ServerRender {
   renderLanding: RenderLanding;
   renderStaffShells: (facts: ShellFacts) => Promise<Record<string, string>>;
   renderTracking: (pathname: string, token: string, answer: TTracking) => Promise<RenderedLanding>;
+  renderScreen: (
+    pathname: string,
+    viewer: ScreenViewer,
+    language: ScreenLanguage,
+    answers: { call: FirstCall; data: unknown }[],
+  ) => Promise<RenderedLanding>;
 }
 
 /** The build's server render beside the client, or null when the build has none. */

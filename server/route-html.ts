@@ -79,7 +79,8 @@ export function withPreloads(template: string, files: readonly string[]): string
 /**
  * Registers a GET (and HEAD) route per screen; a build without the list leaves them to the fallback.
  * `shells` (by route path or workspace tab page, from the build's server render) puts a staff screen's
- * top into its page; `rendered` (by route path) renders a page for each request instead, with its data.
+ * top into its page; `rendered` (by route path) renders a page for each request instead, with its data
+ * (from the page without the first request and the top), or sends the page as built when it cannot.
  * True when the screens have routes of their own (so any other path is not a screen).
  */
 export function registerRoutePages(
@@ -93,18 +94,20 @@ export function registerRoutePages(
   const template = inlineStylesheets(readFileSync(join(clientDir, 'index.html'), 'utf8'), clientDir);
   const routes = JSON.parse(readFileSync(list, 'utf8')) as RoutePreloads[];
   for (const { path, screen = path, preloads } of routes) {
-    let html = withPreloads(template, preloads);
+    // What a page rendered for its request fills: its data replaces the first request and the top.
+    const base = withPreloads(template, preloads);
+    let html = base;
     if (FIRST_DATA_ROUTES.has(screen)) html = withFirstData(html);
     const shell = shells[path] ?? shells[screen];
     if (shell) html = withStaffShell(html, shell);
     const page = htmlPage(html);
-    const render = rendered[path];
+    const render = rendered[path] ?? rendered[screen];
     if (!render) {
       app.get(path, (req, reply) => sendPage(req, reply, page));
       continue;
     }
     app.get(path, async (req, reply) => {
-      const filled = await render(req, html).catch((err: unknown) => {
+      const filled = await render(req, base).catch((err: unknown) => {
         req.log.warn({ err, path }, 'page not rendered with its data: the browser renders it');
         return null;
       });

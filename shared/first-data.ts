@@ -117,6 +117,15 @@ export const FIRST_DATA: FirstData[] = [
   },
 ];
 
+/** The first batch of the screen at `pathname` for `role`, as the inline script picks it; undefined for none. */
+export function firstDataFor(
+  role: string,
+  pathname: string,
+  table: readonly FirstData[] = FIRST_DATA,
+): FirstData | undefined {
+  return table.find((e) => e.role === role && new RegExp(e.route).test(pathname));
+}
+
 /** What the inline script leaves on `window.__mchangaFirstData`. */
 export interface PrefetchedFirstData {
   url: string;

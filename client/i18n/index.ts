@@ -1,5 +1,6 @@
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { syncScreenCookie } from '../session';
 import { en } from './en';
 import { setLandingLanguage } from './landing';
 import { LANGUAGE_KEY, type Language, storedLanguage } from './language-key';
@@ -76,6 +77,8 @@ export async function setScreenLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts this visit.
   }
+  // The server draws the signed-in screens in the device's language (shared/screen-cookie.ts).
+  syncScreenCookie();
   await Promise.all([i18n.changeLanguage(language), setLandingLanguage(language)]);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 }

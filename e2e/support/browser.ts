@@ -1,4 +1,11 @@
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Role } from '../../shared/roles';
+import {
+  SCREEN_COOKIE,
+  SCREEN_COOKIE_PATHS,
+  type ScreenLanguage,
+  screenCookieValue,
+} from '../../shared/screen-cookie';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -80,6 +87,26 @@ export async function storeSession(page: Page, token: string, user: SignedInUser
       if (u.driverId) localStorage.setItem('driverId', String(u.driverId));
     },
     [token, user] as const,
+  );
+}
+
+/**
+ * Gives the context the screen cookie the app keeps beside a session (shared/screen-cookie.ts), as a phone
+ * that has opened the app before has it: its cold load of a signed-in screen comes with the screen's data.
+ */
+export async function addScreenCookie(
+  context: BrowserContext,
+  baseURL: string,
+  session: { token: string; user: { role: string } },
+  language: ScreenLanguage = 'en',
+) {
+  await context.addCookies(
+    SCREEN_COOKIE_PATHS[session.user.role as Role].map((path) => ({
+      name: SCREEN_COOKIE,
+      value: screenCookieValue({ language, token: session.token }),
+      url: new URL(path, baseURL).href,
+      sameSite: 'Strict' as const,
+    })),
   );
 }
 

@@ -1,0 +1,33 @@
+/**
+ * Keeps the screen cookie (shared/screen-cookie.ts) in step with the session in localStorage: the same
+ * token, for the role's own screens, with the device's language. Written when the session is kept, on
+ * every start and when the language changes; dropped from every path when the session goes, or when it
+ * may only open the password screen.
+ */
+import { clearScreenCookieLines, screenCookieLines } from '../shared/screen-cookie';
+import type { Language } from './i18n/language-key';
+
+export interface CookieSession {
+  token: string;
+  role: string;
+  mustChangePassword: boolean;
+}
+
+/** Writes (or drops) the cookie; `doc` is `document` in the app. Never throws: without it pages render as before. */
+export function keepScreenCookie(
+  session: CookieSession | null,
+  language: Language,
+  doc: { cookie: string; location?: { protocol: string } } | undefined = globalThis.document,
+): void {
+  if (!doc) return;
+  const secure = doc.location?.protocol === 'https:';
+  try {
+    // Dropped first from every path, so a role change (another account on this phone) leaves no old one.
+    for (const line of clearScreenCookieLines(secure)) doc.cookie = line;
+    if (!session || session.mustChangePassword) return;
+    for (const line of screenCookieLines(session.role, { language, token: session.token }, secure))
+      doc.cookie = line;
+  } catch {
+    // A browser refusing cookies: the screens render their data themselves, as before.
+  }
+}
