@@ -51,9 +51,16 @@ const pageKey = (url: string) => {
   const { origin, pathname } = new URL(url);
   return new URL(pathname, origin).href;
 };
+/**
+ * Pages are asked for without cookies: the screen cookie (shared/screen-cookie.ts) would have the server
+ * draw the screen with the user's data, for one request (no-store), which is for a cold load the worker
+ * does not serve. The kept page is the screen's own, and the screen last shown here goes into it.
+ */
+const withoutCookies = (url: string) => new Request(url, { credentials: 'omit' });
 const pages = new StaleWhileRevalidate({
   cacheName: PAGES_CACHE,
   plugins: [
+    { requestWillFetch: async ({ request }) => withoutCookies(request.url) },
     // One page per address, whatever its query; tracking links make many addresses, so not forever.
     { cacheKeyWillBeUsed: async ({ request }) => pageKey(request.url) },
     // Only the screen's own page: not an error, a redirect, anything but HTML, or a page with its data.
@@ -96,7 +103,7 @@ self.addEventListener('activate', (event) => {
           .map((w) => new URL(w.url))
           .filter((url) => url.origin === self.location.origin && SCREEN_ROUTES.test(url.pathname))
           .map(async (url) => {
-            const response = await fetch(url.href, { credentials: 'same-origin' }).catch(() => undefined);
+            const response = await fetch(withoutCookies(url.href)).catch(() => undefined);
             if (response?.ok && !response.redirected && isHtml(response) && !noStore(response))
               await cache.put(pageKey(url.href), response);
           }),
