@@ -20,9 +20,16 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { KEPT_SCREENS, SNAPSHOT_CACHE } from '../client/offline/snapshot';
-import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE } from '../e2e/support/browser';
+import {
+  addScreenCookie,
+  api,
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  ONLY_THIS_MACHINE,
+} from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import type { TAuthResult } from '../shared/schemas/auth';
 import { median } from './stats';
@@ -311,6 +318,8 @@ async function newContext(browser: Browser, baseURL: string, session?: TAuthResu
       localStorage.setItem('userEmail', s.user.email);
       if (s.user.driverId) localStorage.setItem('driverId', s.user.driverId);
     }, session);
+    // And the screen cookie the app keeps beside them: a phone that has opened the app before has both.
+    await addScreenCookie(context, baseURL, session);
   }
   return context;
 }
@@ -382,10 +391,64 @@ function serveBare(pages: Map<string, string>): Promise<{ server: Server; baseUR
 const ms = (x: number) => `${Math.round(x).toLocaleString('en-US')} ms`;
 const kb = (x: number) => `${(x / 1024).toFixed(1)} KB`;
 
+/**
+ * Map tiles from this machine (the app's MAP_TILE_URL points here). The internet's tile servers are out of
+ * reach, and without tiles the fleet map lays its "Map tiles could not load" note over itself: on
+ * /ops/fleet that note, painted once the tiles had failed (~4.8 s), was the LCP element, which a phone with
+ * signal never shows. Every tile is the same 256-px PNG of small blocks of map-like colours (~7 KB;
+ * OpenStreetMap's are 5–30 KB), with CORS as the tile servers send it, through the same Slow 4G.
+ */
+async function serveTiles(): Promise<{ server: Server; url: string }> {
+  const size = 256;
+  const raw = Buffer.alloc(size * size * 3);
+  const colours = [
+    [232, 228, 216],
+    [200, 220, 190],
+    [170, 200, 230],
+    [250, 250, 250],
+    [220, 200, 180],
+    [255, 230, 160],
+  ];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  for (let by = 0; by < size; by += 2)
+    for (let bx = 0; bx < size; bx += 2) {
+      const colour = colours[Math.floor(next() * colours.length)]!;
+      for (let y = by; y < by + 2; y++) for (let x = bx; x < bx + 2; x++) raw.set(colour, (y * size + x) * 3);
+    }
+  const tile = await sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+    .png({ palette: true, colors: 8 })
+    .toBuffer();
+  const server = createServer((req, res) => {
+    if (!/^\/\d+\/\d+\/\d+\.png$/.test(req.url ?? '')) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'image/png',
+      'cache-control': 'public, max-age=86400',
+      'access-control-allow-origin': '*',
+    });
+    res.end(tile);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/{z}/{x}/{y}.png`,
+      }),
+    ),
+  );
+}
+
 async function main() {
   const loadAtStart = loadavg();
   console.log(`Starting the app (npm start, fresh data directory)…`);
-  const app = await startApp();
+  const tiles = await serveTiles();
+  const app = await startApp(() => ({ MAP_TILE_URL: tiles.url }));
   const browser = await launchBrowser();
   let bare: { server: Server; baseURL: string } | undefined;
   try {
@@ -487,6 +550,7 @@ async function main() {
   } finally {
     await browser.close();
     bare?.server.close();
+    tiles.server.close();
     await app.stop();
   }
 }
