@@ -24,6 +24,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app
 import { coldLoadShifts, describeShifts, type Shift, total } from '../e2e/support/layout-shift';
 import { seedBusiness } from '../e2e/support/seed';
 import type { TAuthResult } from '../shared/schemas/auth';
+import { SCREEN_COOKIE, SCREEN_COOKIE_PATHS, screenCookieValue } from '../shared/screen-cookie';
 import { median } from './stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -61,6 +62,15 @@ async function runLighthouse(port: number, url: string, session?: TAuthResult): 
         localStorage.setItem('userEmail', s.user.email);
         if (s.user.driverId) localStorage.setItem('driverId', s.user.driverId);
       }, session);
+      // And the screen cookie the app keeps beside them (Lighthouse's storage reset leaves cookies).
+      await page.setCookie(
+        ...SCREEN_COOKIE_PATHS[session.user.role].map((path) => ({
+          name: SCREEN_COOKIE,
+          value: screenCookieValue({ language: 'en', token: session.token }),
+          url: new URL(path, url).href,
+          sameSite: 'Strict' as const,
+        })),
+      );
     }
     const result = await lighthouse(
       url,

@@ -3,12 +3,17 @@
  *
  * Without it a cold load of /fuel downloads and runs the entry, the API layer and the screen's chunk, and
  * only then asks for its data: a round trip after everything else on a slow phone. The token is in
- * localStorage, so a `<link rel="preload">` cannot carry it (and a cookie would be a second credential
- * for CSRF to worry about); instead a small inline script in the HTML the server sends for the staff
- * routes reads the stored session, starts the screen's first batch with `fetch()` and leaves the promise
- * on `window`. The app's tRPC client adopts the answer for the calls it asks for next
+ * localStorage, so a `<link rel="preload">` cannot carry it (and no API call accepts a cookie, which would
+ * be a credential for CSRF to worry about); instead a small inline script in the HTML the server sends
+ * for the staff routes reads the stored session, starts the screen's first batch with `fetch()` and
+ * leaves the promise on `window`. The app's tRPC client adopts the answer for the calls it asks for next
  * (client/first-data.ts) and fetches any others. The script is the same text on every page, so the
  * content security policy allows it by its hash (server/app.ts), not with 'unsafe-inline'.
+ *
+ * A page request that carries the screen cookie (shared/screen-cookie.ts) gets the screen drawn with
+ * these same calls' answers instead (server/screen-html.ts), and no script: this is the way in for a
+ * device whose cookie is missing (blocked, or a session kept before the cookie existed, until the app
+ * has started once).
  */
 
 import { OPS_WORKSPACE_TABS } from './roles';

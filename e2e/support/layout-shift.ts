@@ -5,6 +5,7 @@
  * summed until the network has been quiet for a while.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { addScreenCookie } from './browser';
 
 export const PHONE_360 = { width: 360, height: 740 };
 const SLOW_4G = {
@@ -75,6 +76,9 @@ export async function phoneContext(
       localStorage.setItem('userEmail', s.user.email);
       if (s.user.driverId) localStorage.setItem('driverId', String(s.user.driverId));
     }, session);
+    // The screen cookie the app keeps beside them: the screen comes drawn by the server, as for a phone
+    // that has opened the app before.
+    await addScreenCookie(context, baseURL, session);
   }
   return context;
 }
