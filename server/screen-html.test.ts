@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonScript } from '../client/prerendered';
@@ -11,7 +11,7 @@ import type { FirstCall } from '../shared/first-data';
 import { SCREEN_COOKIE, type ScreenViewer } from '../shared/screen-cookie';
 import { createTestApp, type SignedIn, type TestApp } from '../test/helpers';
 import { registerRoutePages } from './route-html';
-import { screenPage } from './screen-html';
+import { SCREEN_RENDER_DEADLINE_MS, screenPage } from './screen-html';
 
 const INDEX =
   '<html lang="en"><head><meta charset="UTF-8" /><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>';
@@ -163,6 +163,29 @@ describe("a signed-in screen's page drawn with its data (issue 28)", () => {
     expectBuilt(await open('/fuel', `en.${mustChange.token}`));
     // A FUEL account in good standing does get its screen.
     expect((await open('/fuel', `en.${fuel.token}`)).headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('sends it as built, without waiting, while the database holds the session lookup', async () => {
+    renderScreen.mockClear();
+    // The users table locked for 4 s: the token's user cannot be read (a database stuck on a lock).
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table users in access exclusive mode`);
+      locked();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+    });
+    await isLocked;
+    const started = performance.now();
+    const res = await open('/ops/orders', `en.${admin.token}`);
+    const took = performance.now() - started;
+    expectBuilt(res);
+    expect(took).toBeGreaterThanOrEqual(SCREEN_RENDER_DEADLINE_MS - 50);
+    expect(took).toBeLessThan(SCREEN_RENDER_DEADLINE_MS + 1_500);
+    expect(renderScreen).not.toHaveBeenCalled();
+    await holding;
   });
 
   it('sends it as built when the render fails', async () => {
