@@ -10,7 +10,8 @@ const lazyPage = (load: () => Promise<ComponentType>): LazyPage => preloadable(l
 
 /**
  * A screen that calls the API: loaded together with the API layer, which wraps it, and ready once the
- * API layer has put back the screens kept on the device (so its first render does not suspend).
+ * API layer has put back the screens kept on the device (so its first render does not suspend) and the
+ * device's language is loaded (so it does not draw English first on a Kiswahili phone).
  */
 function apiPage<M>(
   load: () => Promise<M>,
@@ -19,8 +20,9 @@ function apiPage<M>(
   ready?: (module: M) => Promise<void>,
 ): LazyPage {
   return lazyPage(() =>
-    Promise.all([import('./api'), load()]).then(async ([api, m]) => {
-      await Promise.all([api.apiReady(), ready?.(m)]);
+    Promise.all([import('./api'), load(), import('./i18n')]).then(async ([api, m, i18n]) => {
+      // The screen's module has run: its catalogs' namespaces are known to i18n.
+      await Promise.all([api.apiReady(), ready?.(m), i18n.languageReady()]);
       return api.withApi(pick(m));
     }),
   );

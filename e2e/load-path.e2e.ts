@@ -492,6 +492,14 @@ describe('a signed-in screen drawn by the server with its data (the screen cooki
       });
       page.on('pageerror', (e) => errors.push(e.message));
       const release = await holdEntry(page);
+      // The Kiswahili catalogs arrive a second after the app code: the app's first render must wait for
+      // them (client/i18n languageReady), not draw English over the server's Kiswahili and then switch.
+      const manifest = readManifest(DEFAULT_DIST);
+      for (const catalog of ['i18n/sw.ts', 'i18n/staff-sw.ts'])
+        await page.route(`**/${manifest[catalog]!.file}`, async (route) => {
+          await new Promise((r) => setTimeout(r, 1_000));
+          await route.continue();
+        });
       try {
         await page.goto(path, { waitUntil: 'commit' });
         await page.locator('#root[data-shell] main').waitFor({ timeout: 30_000 });
