@@ -62,8 +62,8 @@ async function start() {
     // The service worker may have put the screen last shown here into the root (client/offline/snapshot.ts):
     // it stays on show, inert, until this first render replaces it.
     // Or the server's page has its top (shared/staff-shell.ts) or the whole screen with its data, or a
-    // tracking page rendered in English for a device set to Kiswahili: the first render then waits for the screen's chunk (preloaded beside the
-    // entry), so the page stays instead of blinking out.
+    // tracking page rendered in English for a device set to Kiswahili: the first render then waits for
+    // the screen's chunk (preloaded beside the entry), so the page stays instead of blinking out.
     const shell = root.hasAttribute(SHELL_ATTRIBUTE) || serverRendered;
     const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;
     if (navigator.serviceWorker?.controller || shell) await screen.catch(() => {});

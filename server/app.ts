@@ -267,19 +267,19 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     // A signed-in screen with its data, for a request with the screen cookie (server/screen-html.ts), and
     // a tracking link's page with its order in it (server/track-html.ts).
     const renderer = await serverRender(clientDir).catch(() => null);
-    const rendered: Record<string, RenderPage> = renderer
-      ? {
-          ...Object.fromEntries([...FIRST_DATA_ROUTES].map((route) => [route, screenPage(renderer, deps)])),
-          [TRACK_ROUTE]: trackingPage(renderer, (req, token) =>
-            trackOrder(
-              { db: deps.database.db, settings: deps.settings, limiter: deps.limiters.trackPerIp },
-              req.ip,
-              token,
-              deps.now?.() ?? new Date(),
-            ),
-          ),
-        }
-      : {};
+    const rendered: Record<string, RenderPage> = {};
+    if (renderer) {
+      const screens = screenPage(renderer, deps);
+      for (const route of FIRST_DATA_ROUTES) rendered[route] = screens;
+      rendered[TRACK_ROUTE] = trackingPage(renderer, (req, token) =>
+        trackOrder(
+          { db: deps.database.db, settings: deps.settings, limiter: deps.limiters.trackPerIp },
+          req.ip,
+          token,
+          deps.now?.() ?? new Date(),
+        ),
+      );
+    }
     screensRouted = registerRoutePages(app, clientDir, shells, rendered);
   }
 

@@ -26,6 +26,8 @@ import { createCaller } from './router';
  */
 export const SCREEN_RENDER_DEADLINE_MS = 1_500;
 
+const LATE = Symbol('late');
+
 /** The root's attributes while it shows the server's screen: inert and busy until the app draws over it. */
 const ROOT_ATTRIBUTES = ' data-shell="" inert="" aria-busy="true"';
 
@@ -59,13 +61,24 @@ export function screenPage(renderer: Pick<ServerRender, 'renderScreen'>, deps: A
     if (!cookie) return null;
     const pathname = req.url.split('?')[0]!;
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), SCREEN_RENDER_DEADLINE_MS);
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(() => resolve(LATE), SCREEN_RENDER_DEADLINE_MS);
     });
     const first = await Promise.race([
-      firstAnswers(deps, req, cookie.token, pathname).catch(() => null),
+      firstAnswers(deps, req, cookie.token, pathname).catch((err: unknown) => {
+        // A refused session answers null (the app signs out); a call that throws is worth a line.
+        req.log.warn({ err, path: pathname }, 'screen not drawn with its data: a first call failed');
+        return null;
+      }),
       late,
     ]).finally(() => clearTimeout(timer));
+    if (first === LATE) {
+      req.log.warn(
+        { path: pathname, deadlineMs: SCREEN_RENDER_DEADLINE_MS },
+        'screen not drawn with its data: its first calls answered too late',
+      );
+      return null;
+    }
     if (!first) return null;
     const rendered = await renderer.renderScreen(pathname, first.viewer, cookie.language, first.answers);
     const page = fillTemplate(html, rendered, ROOT_ATTRIBUTES);
