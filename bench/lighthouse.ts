@@ -19,12 +19,11 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { type Browser, chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
-import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE } from '../e2e/support/browser';
+import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE, screenCookies } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import { coldLoadShifts, describeShifts, type Shift, total } from '../e2e/support/layout-shift';
 import { seedBusiness } from '../e2e/support/seed';
 import type { TAuthResult } from '../shared/schemas/auth';
-import { SCREEN_COOKIE, SCREEN_COOKIE_PATHS, screenCookieValue } from '../shared/screen-cookie';
 import { median } from './stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -63,14 +62,7 @@ async function runLighthouse(port: number, url: string, session?: TAuthResult): 
         if (s.user.driverId) localStorage.setItem('driverId', s.user.driverId);
       }, session);
       // And the screen cookie the app keeps beside them (Lighthouse's storage reset leaves cookies).
-      await page.setCookie(
-        ...SCREEN_COOKIE_PATHS[session.user.role].map((path) => ({
-          name: SCREEN_COOKIE,
-          value: screenCookieValue({ language: 'en', token: session.token }),
-          url: new URL(path, url).href,
-          sameSite: 'Strict' as const,
-        })),
-      );
+      await page.setCookie(...screenCookies(url, session));
     }
     const result = await lighthouse(
       url,

@@ -6,10 +6,11 @@ import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { StaticRouter } from 'react-router';
+import type { Language } from '../shared/enums';
 import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
-import type { ScreenLanguage, ScreenViewer } from '../shared/screen-cookie';
+import type { ScreenViewer } from '../shared/screen-cookie';
 import { App } from './app';
 import { preloadLandingIslands } from './features/landing/LandingPage';
 import { setLandingPricing } from './features/landing/landing-pricing';
@@ -58,7 +59,7 @@ export async function renderTracking(
 
 /** The screens' i18next for a server render in `language`: the app's own (English), or a Kiswahili copy. */
 let kiswahili: Promise<typeof import('./i18n').i18n> | undefined;
-async function screenI18n(language: ScreenLanguage) {
+async function screenI18n(language: Language) {
   const { i18n } = await import('./i18n');
   if (language === 'en') return i18n;
   kiswahili ??= (async () => {
@@ -90,7 +91,7 @@ async function screenI18n(language: ScreenLanguage) {
 export async function renderScreen(
   pathname: string,
   viewer: ScreenViewer,
-  language: ScreenLanguage,
+  language: Language,
   answers: { call: FirstCall; data: unknown }[],
 ): Promise<RenderedLanding> {
   const { renderAs } = await import('./session');

@@ -16,6 +16,7 @@
  * can read one can read the other, and Logout, a refused token or another tab signing out drop it at once,
  * even offline.
  */
+import { LANGUAGES, type Language } from './enums';
 import type { Role } from './roles';
 
 export const SCREEN_COOKIE = 'mchanga_screen';
@@ -37,10 +38,8 @@ export const ALL_SCREEN_COOKIE_PATHS: readonly string[] = [
 /** Kept as long as a session's token can live; the app writes it again on every start. */
 export const SCREEN_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
 
-export type ScreenLanguage = 'en' | 'sw';
-
 export interface ScreenCookie {
-  language: ScreenLanguage;
+  language: Language;
   token: string;
 }
 
@@ -49,12 +48,17 @@ export function screenCookieValue({ language, token }: ScreenCookie): string {
   return `${language}.${token}`;
 }
 
+/** A screen language, a dot, a JWT (three base64url parts). */
+const COOKIE_VALUE = new RegExp(
+  `^(${LANGUAGES.join('|')})\\.([A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)$`,
+);
+
 /** The language and token of a cookie's value, or null for anything else. */
 export function parseScreenCookie(value: string | undefined): ScreenCookie | null {
   if (!value) return null;
-  const match = /^(en|sw)\.([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(value);
+  const match = COOKIE_VALUE.exec(value);
   if (!match) return null;
-  return { language: match[1] as ScreenLanguage, token: match[2]! };
+  return { language: match[1] as Language, token: match[2]! };
 }
 
 /** The `document.cookie` lines that set the cookie for `role`'s screens (none for an unknown role). */

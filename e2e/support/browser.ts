@@ -1,11 +1,7 @@
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Language } from '../../shared/enums';
 import type { Role } from '../../shared/roles';
-import {
-  SCREEN_COOKIE,
-  SCREEN_COOKIE_PATHS,
-  type ScreenLanguage,
-  screenCookieValue,
-} from '../../shared/screen-cookie';
+import { SCREEN_COOKIE, SCREEN_COOKIE_PATHS, screenCookieValue } from '../../shared/screen-cookie';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -91,23 +87,33 @@ export async function storeSession(page: Page, token: string, user: SignedInUser
 }
 
 /**
- * Gives the context the screen cookie the app keeps beside a session (shared/screen-cookie.ts), as a phone
- * that has opened the app before has it: its cold load of a signed-in screen comes with the screen's data.
+ * The screen cookie the app keeps beside a session (shared/screen-cookie.ts), one per path of the role's
+ * screens, as playwright's addCookies and puppeteer's setCookie take them.
+ */
+export function screenCookies(
+  baseURL: string,
+  session: { token: string; user: { role: string } },
+  language: Language = 'en',
+) {
+  return SCREEN_COOKIE_PATHS[session.user.role as Role].map((path) => ({
+    name: SCREEN_COOKIE,
+    value: screenCookieValue({ language, token: session.token }),
+    url: new URL(path, baseURL).href,
+    sameSite: 'Strict' as const,
+  }));
+}
+
+/**
+ * Gives the context the screen cookie, as a phone that has opened the app before has it: its cold load of
+ * a signed-in screen comes with the screen's data.
  */
 export async function addScreenCookie(
   context: BrowserContext,
   baseURL: string,
   session: { token: string; user: { role: string } },
-  language: ScreenLanguage = 'en',
+  language: Language = 'en',
 ) {
-  await context.addCookies(
-    SCREEN_COOKIE_PATHS[session.user.role as Role].map((path) => ({
-      name: SCREEN_COOKIE,
-      value: screenCookieValue({ language, token: session.token }),
-      url: new URL(path, baseURL).href,
-      sameSite: 'Strict' as const,
-    })),
-  );
+  await context.addCookies(screenCookies(baseURL, session, language));
 }
 
 /** Opens the collapsed phone menu when it is shown. */
