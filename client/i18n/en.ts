@@ -302,7 +302,6 @@ export const en = {
     noAssignments: 'No assignments yet. Operations will notify you once a load is scheduled.',
     leaderboard: 'Leaderboard',
     noDeliveries: 'No deliveries yet this week.',
-    loadingChart: 'Loading chart…',
     topDrivers: 'Top drivers by revenue this week',
     assignedTrucks: 'Assigned trucks',
     noTrucks: 'No trucks attached yet. You will see live location once dispatch assigns your next load.',

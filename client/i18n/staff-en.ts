@@ -11,7 +11,6 @@ export const staffEn = {
     exportFailed: 'The file could not be made. Check the connection and try again.',
     refresh: 'Refresh',
     refreshing: 'Refreshing…',
-    loadingChart: 'Loading chart…',
     cancel: 'Cancel',
     saving: 'Saving…',
     na: 'n/a',

@@ -10,7 +10,6 @@ export const staffSw: StaffCatalog = {
     exportFailed: 'Faili haikuweza kutengenezwa. Angalia mtandao kisha ujaribu tena.',
     refresh: 'Sasisha',
     refreshing: 'Inasasisha…',
-    loadingChart: 'Inapakia chati…',
     cancel: 'Ghairi',
     saving: 'Inahifadhi…',
     na: 'haipo',

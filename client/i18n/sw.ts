@@ -296,7 +296,6 @@ export const sw: Catalog = {
     noAssignments: 'Bado hakuna safari. Ofisi itakujulisha mzigo ukipangwa.',
     leaderboard: 'Msimamo wa madereva',
     noDeliveries: 'Bado hakuna mzigo uliofikishwa wiki hii.',
-    loadingChart: 'Inapakia chati…',
     topDrivers: 'Madereva bora kwa mapato wiki hii',
     assignedTrucks: 'Malori uliyopewa',
     noTrucks: 'Bado hujapewa lori. Utaona mahali lori lilipo ofisi ikikupangia mzigo unaofuata.',

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { isOpenLoad } from '../../../shared/enums';
 import type { TDriver } from '../../../shared/schemas/fleet';
 import type { TDriverDashboard } from '../../../shared/schemas/telemetry';
@@ -12,7 +12,7 @@ import { ADMIN_SELECTED_DRIVER_KEY, useSession } from '../../session';
 import { errorMessage, trpc } from '../../trpc';
 import { AfterFirstAnswers } from '../../ui/AfterFirstAnswers';
 import { Badge, loadTone } from '../../ui/Badge';
-import { ChartLoading } from '../../ui/charts/ChartLoading';
+import BarChart from '../../ui/charts/BarChart';
 import { DataList } from '../../ui/DataList';
 import { Alert, SelectField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
@@ -23,8 +23,6 @@ import { TruckSummary } from '../fleet/FleetPanel';
 import { DriverDetailsForm } from '../ops-drivers/DriverDetailsForm';
 import { DeliveryProofSheet } from './DeliveryProofSheet';
 import { MyTrips } from './MyTrips';
-
-const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 /** Who to call at the site and the way there, while the job is open. */
 function JobContact({ job }: { job: TDriverDashboard['assignments'][number] }) {
@@ -287,15 +285,11 @@ function Dashboard({
           {d.leaderboard.length === 0 ? (
             <p className="muted">{t('driver.noDeliveries')}</p>
           ) : (
-            <Suspense
-              fallback={<ChartLoading rows={d.leaderboard.length} label={t('driver.loadingChart')} />}
-            >
-              <BarChart
-                title={t('driver.topDrivers')}
-                data={d.leaderboard.map((l) => ({ label: l.name, value: l.revenue }))}
-                formatValue={money}
-              />
-            </Suspense>
+            <BarChart
+              title={t('driver.topDrivers')}
+              data={d.leaderboard.map((l) => ({ label: l.name, value: l.revenue }))}
+              formatValue={money}
+            />
           )}
         </section>
       </div>

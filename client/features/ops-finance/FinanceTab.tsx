@@ -1,8 +1,10 @@
-import { type FormEvent, lazy, Suspense, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { formatMoney, formatNumber } from '../../../shared/domain/format';
 import { addDays, localDate } from '../../../shared/domain/time';
 import { costTypeLabel, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
+import BarChart from '../../ui/charts/BarChart';
+import RevenueCostChart from '../../ui/charts/RevenueCostChart';
 import { DataList } from '../../ui/DataList';
 import { FormAnswer, FormStatus, TextField } from '../../ui/forms';
 import { Money } from '../../ui/Money';
@@ -11,9 +13,6 @@ import type { TabProps } from '../ops/tab-props';
 import { EtimsInvoices } from './EtimsInvoices';
 import { Receivables } from './Receivables';
 import { TripProfit } from './TripProfit';
-
-const RevenueCostChart = lazy(() => import('../../ui/charts/RevenueCostChart'));
-const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 /** Finance dashboard over Nairobi days: cards, daily lines, per-truck gross and breakdown, cost mix. */
 export function FinanceTab(_props: TabProps) {
@@ -80,19 +79,17 @@ export function FinanceTab(_props: TabProps) {
       <div className="card">
         <h3>{t('finance.revenueVsCosts')}</h3>
         {series.data ? (
-          <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
-            <RevenueCostChart
-              title={t('finance.revenueVsCosts')}
-              data={series.data}
-              labels={{
-                revenue: t('chart.revenue'),
-                costs: t('chart.costs'),
-                amounts: t('chart.amounts'),
-                empty: t('chart.empty'),
-                months: t('chart.months'),
-              }}
-            />
-          </Suspense>
+          <RevenueCostChart
+            title={t('finance.revenueVsCosts')}
+            data={series.data}
+            labels={{
+              revenue: t('chart.revenue'),
+              costs: t('chart.costs'),
+              amounts: t('chart.amounts'),
+              empty: t('chart.empty'),
+              months: t('chart.months'),
+            }}
+          />
         ) : null}
       </div>
       <div className="two-col">
@@ -102,13 +99,11 @@ export function FinanceTab(_props: TabProps) {
             <p className="muted">{t('finance.noTruckRevenue')}</p>
           ) : null}
           {trucks.data && trucks.data.length > 0 ? (
-            <Suspense fallback={<p className="muted">{t('common.loadingChart')}</p>}>
-              <BarChart
-                title={t('finance.perTruckGross')}
-                data={trucks.data.map((r) => ({ label: r.plate ?? r.truckId, value: r.gross }))}
-                formatValue={formatMoney}
-              />
-            </Suspense>
+            <BarChart
+              title={t('finance.perTruckGross')}
+              data={trucks.data.map((r) => ({ label: r.plate ?? r.truckId, value: r.gross }))}
+              formatValue={formatMoney}
+            />
           ) : null}
         </div>
         <div className="card">

@@ -1,15 +1,12 @@
-import { lazy, Suspense } from 'react';
 import { formatMoney, formatTonnes } from '../../../shared/domain/format';
 import { marginPercent } from '../../../shared/schemas/dashboard';
 import { useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
-import { ChartLoading } from '../../ui/charts/ChartLoading';
+import BarChart from '../../ui/charts/BarChart';
 import { Alert } from '../../ui/forms';
 import { Money } from '../../ui/Money';
 import { StatCard } from '../../ui/StatCard';
 import { type TabProps, tabPath } from '../ops/tab-props';
-
-const BarChart = lazy(() => import('../../ui/charts/BarChart'));
 
 export function OverviewTab(_props: TabProps) {
   const { t } = useStaffT();
@@ -67,15 +64,11 @@ export function OverviewTab(_props: TabProps) {
           {d.expensesPerTruck.length === 0 ? (
             <p className="muted">{t('overview.noCostsToday')}</p>
           ) : (
-            <Suspense
-              fallback={<ChartLoading rows={d.expensesPerTruck.length} label={t('common.loadingChart')} />}
-            >
-              <BarChart
-                title={t('overview.expensePerTruck')}
-                data={d.expensesPerTruck.map((e) => ({ label: e.plate ?? e.truckId, value: e.amount }))}
-                formatValue={formatMoney}
-              />
-            </Suspense>
+            <BarChart
+              title={t('overview.expensePerTruck')}
+              data={d.expensesPerTruck.map((e) => ({ label: e.plate ?? e.truckId, value: e.amount }))}
+              formatValue={formatMoney}
+            />
           )}
         </div>
         <div className="card">
@@ -84,15 +77,11 @@ export function OverviewTab(_props: TabProps) {
             <p className="muted">{t('overview.noDeliveries')}</p>
           ) : (
             <>
-              <Suspense
-                fallback={<ChartLoading rows={d.topDrivers.length} label={t('common.loadingChart')} />}
-              >
-                <BarChart
-                  title={t('overview.topDriversChart')}
-                  data={d.topDrivers.map((top) => ({ label: top.name, value: top.revenue }))}
-                  formatValue={formatMoney}
-                />
-              </Suspense>
+              <BarChart
+                title={t('overview.topDriversChart')}
+                data={d.topDrivers.map((top) => ({ label: top.name, value: top.revenue }))}
+                formatValue={formatMoney}
+              />
               <ol className="leaderboard">
                 {d.topDrivers.map((top) => (
                   <li key={top.driverId}>

@@ -1,5 +1,4 @@
 import { CHART_COLORS, CHART_FONT, ChartFrame } from './ChartFrame';
-import { BAR_ROW } from './ChartLoading';
 import { barLayout } from './layout';
 
 export interface BarDatum {
@@ -13,8 +12,12 @@ interface Props {
   formatValue: (n: number) => string;
 }
 
-const ROW = BAR_ROW;
+/** Each bar's row: its label and value above, the bar below. */
+const ROW = 46;
 const BAR = 14;
+
+/** The chart's height for `rows` bars, which its frame keeps before it is drawn. */
+const barChartHeight = (rows: number) => rows * ROW + 4;
 
 /** A label shortened to what fits in `px` at the chart's font (about 0.6 em a character). */
 function shorten(text: string, px: number): string {
@@ -28,7 +31,7 @@ function Bars({ data, title, formatValue, width }: Props & { width: number }) {
     width,
   );
   const signed = data.some((d) => d.value < 0);
-  const height = data.length * ROW + 4;
+  const height = barChartHeight(data.length);
   return (
     <svg width={width} height={height} role="img" aria-label={title} className="chart">
       <title>{title}</title>
@@ -85,5 +88,9 @@ function Bars({ data, title, formatValue, width }: Props & { width: number }) {
  */
 export default function BarChart(props: Props) {
   if (props.data.length === 0) return <p className="muted">Nothing to chart for this period.</p>;
-  return <ChartFrame>{(width) => <Bars {...props} width={width} />}</ChartFrame>;
+  return (
+    <ChartFrame space={barChartHeight(props.data.length)}>
+      {(width) => <Bars {...props} width={width} />}
+    </ChartFrame>
+  );
 }

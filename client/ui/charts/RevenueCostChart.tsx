@@ -3,7 +3,7 @@ import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import type { z } from 'zod';
 import type { ZFinancePoint } from '../../../shared/schemas/money';
-import { CHART_COLORS, CHART_FONT, ChartFrame } from './ChartFrame';
+import { CHART_COLORS, CHART_FONT, ChartFrame, LINE_CHART_HEIGHT, LINE_CHART_WIDE } from './ChartFrame';
 import { dayTicks } from './layout';
 
 type Point = z.infer<typeof ZFinancePoint>;
@@ -38,8 +38,8 @@ function Lines({
   width: number;
   months: string[];
 }) {
-  const phone = width < 480;
-  const height = phone ? 220 : 260;
+  const phone = width < LINE_CHART_WIDE;
+  const height = phone ? LINE_CHART_HEIGHT.narrow : LINE_CHART_HEIGHT.wide;
   const margin = { top: 12, right: 14, bottom: 30, left: 44 };
   const x = scalePoint<string>({
     domain: data.map((d) => d.date),
@@ -130,7 +130,9 @@ export default function RevenueCostChart({
   const months = labels.months.split(' ');
   return (
     <figure className="chart-figure">
-      <ChartFrame>{(width) => <Lines data={data} title={title} width={width} months={months} />}</ChartFrame>
+      <ChartFrame space="line">
+        {(width) => <Lines data={data} title={title} width={width} months={months} />}
+      </ChartFrame>
       <figcaption className="legend">
         {SERIES.map((s) => (
           <span key={s.key}>
