@@ -10,13 +10,14 @@ import type { Language } from '../shared/enums';
 import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
-import type { ScreenViewer } from '../shared/screen-cookie';
+import type { ScreenDevice, ScreenViewer } from '../shared/screen-cookie';
 import { App } from './app';
 import { preloadLandingIslands } from './features/landing/LandingPage';
 import { setLandingPricing } from './features/landing/landing-pricing';
 import { renderInLanguage } from './i18n/landing';
 import { prerenderedScript } from './prerendered';
 import { preloadRoute } from './routes';
+import { renderAtWidth } from './ui/useMediaQuery';
 
 function LandingRouter({ children }: { children: ReactNode }) {
   return <StaticRouter location="/">{children}</StaticRouter>;
@@ -91,7 +92,7 @@ async function screenI18n(language: Language) {
 export async function renderScreen(
   pathname: string,
   viewer: ScreenViewer,
-  language: Language,
+  { language, width }: ScreenDevice,
   answers: { call: FirstCall; data: unknown }[],
 ): Promise<RenderedLanding> {
   const { renderAs } = await import('./session');
@@ -111,14 +112,17 @@ export async function renderScreen(
   function ScreenRouter({ children }: { children: ReactNode }) {
     return <StaticRouter location={pathname}>{children}</StaticRouter>;
   }
-  // One synchronous step: the landing strings' language, the answers and the session are this render's.
+  // One synchronous step: the landing strings' language, the answers, the session and the viewport's
+  // width (lists as a table or as cards) are this render's.
   const root = await renderInLanguage(language, () =>
     renderWithAnswers(answers, () =>
       renderAs(session, () =>
-        renderToString(
-          <I18nextProvider i18n={i18n}>
-            <App Router={ScreenRouter} />
-          </I18nextProvider>,
+        renderAtWidth(width, () =>
+          renderToString(
+            <I18nextProvider i18n={i18n}>
+              <App Router={ScreenRouter} />
+            </I18nextProvider>,
+          ),
         ),
       ),
     ),

@@ -1,8 +1,9 @@
 /**
  * Keeps the screen cookie (shared/screen-cookie.ts) in step with the session in localStorage: the same
- * token, for the role's own screens, with the device's language. Written when the session is kept, on
- * every start and when the language changes; dropped from every path when the session goes, or when it
- * may only open the password screen.
+ * token, for the role's own screens, with the device's language and viewport width. Written when the
+ * session is kept, on every start, when the language changes and when the viewport's width does (a phone
+ * turned, a window resized); dropped from every path when the session goes, or when it may only open the
+ * password screen.
  */
 import { clearScreenCookieLines, screenCookieLines } from '../shared/screen-cookie';
 import type { Language } from './i18n/language-key';
@@ -16,7 +17,7 @@ export interface CookieSession {
 /** Writes (or drops) the cookie; `doc` is `document` in the app. Never throws: without it pages render as before. */
 export function keepScreenCookie(
   session: CookieSession | null,
-  language: Language,
+  device: { language: Language; width: number },
   doc: { cookie: string; location?: { protocol: string } } | undefined = globalThis.document,
 ): void {
   if (!doc) return;
@@ -25,7 +26,7 @@ export function keepScreenCookie(
     // Dropped first from every path, so a role change (another account on this phone) leaves no old one.
     for (const line of clearScreenCookieLines(secure)) doc.cookie = line;
     if (!session || session.mustChangePassword) return;
-    for (const line of screenCookieLines(session.role, { language, token: session.token }, secure))
+    for (const line of screenCookieLines(session.role, { ...device, token: session.token }, secure))
       doc.cookie = line;
   } catch {
     // A browser refusing cookies: the screens render their data themselves, as before.

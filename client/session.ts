@@ -107,15 +107,33 @@ export function clearSession(options: { expired?: boolean } = {}) {
 }
 
 /**
- * The screen cookie (shared/screen-cookie.ts) written again from the stored session and language: on
- * start, when the session changes and when the language does.
+ * The screen cookie (shared/screen-cookie.ts) written again from the stored session, the language and
+ * the viewport's width: on start, when the session changes, when the language does and when the width
+ * does.
  */
 export function syncScreenCookie() {
   if (typeof localStorage === 'undefined') return;
-  keepScreenCookie(read(), storedLanguage());
+  keepScreenCookie(read(), { language: storedLanguage(), width: viewportWidth() });
 }
+
+/** The viewport's width in CSS px, as `min-width` media queries read it (0 outside a browser). */
+const viewportWidth = () => (typeof window === 'undefined' ? 0 : window.innerWidth);
+
 // A session kept before the cookie existed, or a cookie the browser dropped, is written again on start.
 syncScreenCookie();
+// A phone turned or a window resized: the next cold load is drawn at the new width (a table or cards).
+if (typeof window !== 'undefined') {
+  let written = viewportWidth();
+  let settling: ReturnType<typeof setTimeout> | undefined;
+  window.addEventListener('resize', () => {
+    clearTimeout(settling);
+    settling = setTimeout(() => {
+      if (viewportWidth() === written) return;
+      written = viewportWidth();
+      syncScreenCookie();
+    }, 500);
+  });
+}
 
 /** Why the server refused a sent token (its 401's `reason`). */
 export type SessionEndReason = 'expired' | 'invalid' | 'revoked' | 'disabled';

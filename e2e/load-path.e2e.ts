@@ -113,9 +113,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh context (no HTTP cache, no service worker) at 360 px, signed in as `session`. */
-async function signedIn(session: Session): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: PHONE_360, isMobile: true, hasTouch: true });
+/** A fresh context (no HTTP cache, no service worker) at 360 px unless told, signed in as `session`. */
+async function signedIn(session: Session, viewport = PHONE_360): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport, isMobile: true, hasTouch: true });
   await context.addInitScript((s: Session) => {
     localStorage.setItem('token', s.token);
     localStorage.setItem('role', s.user.role);
@@ -430,48 +430,63 @@ describe("a staff screen's top comes with the HTML", () => {
 describe('a signed-in screen drawn by the server with its data (the screen cookie)', () => {
   /**
    * What the screen shows: the text of its main part, lines trimmed, empty ones left out; not the fleet
-   * map's, which loads after the screen by design (its place is held at its height).
+   * map's, which loads after the screen by design, nor a chart's, which is drawn at the width the browser
+   * measures (the place of both is held at their height, so the shift check still covers them).
    */
   const shown = (page: Page) =>
     page.evaluate(() => {
       const main = document.querySelector('main') as HTMLElement | null;
       if (!main) return null;
-      const lines = (el: HTMLElement) =>
-        el.innerText
+      // Hidden only while the text is read (innerText leaves out what is not visible): no layout changes.
+      const parts = [...main.querySelectorAll<HTMLElement>('.fleet-map-block, .fleet-map, .chart-frame')];
+      const before = parts.map((part) => part.style.visibility);
+      for (const part of parts) part.style.visibility = 'hidden';
+      try {
+        return main.innerText
           .split('\n')
           .map((l) => l.trim())
           .filter(Boolean);
-      const text = lines(main);
-      const MAP = '.fleet-map-block, .fleet-map';
-      for (const map of main.querySelectorAll<HTMLElement>(MAP)) {
-        if (map.parentElement?.closest(MAP)) continue;
-        for (const line of lines(map)) {
-          const at = text.indexOf(line);
-          if (at >= 0) text.splice(at, 1);
-        }
+      } finally {
+        parts.forEach((part, i) => {
+          part.style.visibility = before[i]!;
+        });
       }
-      return text;
     });
 
-  it.each([
-    ['/fuel', 'en', (): Session => fuel],
-    ['/driver', 'sw', (): Session => driver],
-    ['/customer', 'en', (): Session => customer],
-    ['/order', 'sw', (): Session => customer],
-    ['/ops', 'en', (): Session => admin],
-    ...WORKSPACE_TABS.map((tab) => [`/ops/${tab}`, 'en', (): Session => admin] as const),
-    ['/ops/orders', 'sw', (): Session => admin],
-    ['/ops/stock', 'en', (): Session => ops],
-    ['/ops/fleet', 'sw', (): Session => ops],
-  ] as const)(
-    '%s in %s: drawn before any app code has run, then the app draws the same screen over it, nothing moving',
-    async (path, language, who) => {
+  /** The heights of the screen's charts: what the server's screen holds for each, then what it draws. */
+  const chartHeights = (page: Page) =>
+    page
+      .locator('main .chart-frame')
+      .evaluateAll((frames) => frames.map((f) => f.getBoundingClientRect().height));
+
+  type Case = { path: string; language: 'en' | 'sw'; who: () => Session; width: number };
+  const phone = (path: string, language: 'en' | 'sw', who: () => Session): Case => ({
+    path,
+    language,
+    who,
+    width: PHONE_360.width,
+  });
+  it.each<Case>([
+    phone('/fuel', 'en', () => fuel),
+    phone('/driver', 'sw', () => driver),
+    phone('/customer', 'en', () => customer),
+    phone('/order', 'sw', () => customer),
+    phone('/ops', 'en', () => admin),
+    ...WORKSPACE_TABS.map((tab) => phone(`/ops/${tab}`, 'en', () => admin)),
+    phone('/ops/orders', 'sw', () => admin),
+    phone('/ops/stock', 'en', () => ops),
+    phone('/ops/fleet', 'sw', () => ops),
+    // A tablet: the line chart is drawn 260 px high there (220 on a phone), and its place is held so.
+    { path: '/ops/finance', language: 'en', who: () => admin, width: 1024 },
+  ])(
+    '$path in $language at $width px: drawn before any app code has run, then the app draws the same screen over it, nothing moving',
+    async ({ path, language, who, width }) => {
       const session = who();
-      const context = await signedIn(session);
+      const context = await signedIn(session, { width, height: PHONE_360.height });
       await context.addInitScript((l: string) => {
         if (l === 'sw') localStorage.setItem('mchanga.language', 'sw');
       }, language);
-      await addScreenCookie(context, baseURL, session, language);
+      await addScreenCookie(context, baseURL, session, { language, width });
       // Layout shifts from the first paint on (buffered), as the CLS of Lighthouse counts them.
       await context.addInitScript(() => {
         const w = window as unknown as { __shift: number };
@@ -508,9 +523,14 @@ describe('a signed-in screen drawn by the server with its data (the screen cooki
         const fromServer = await shown(page);
         // More than the top: the title and what the screen's data made.
         expect(fromServer!.length).toBeGreaterThan(2);
+        const heldForCharts = await chartHeights(page);
         release();
         await page.locator('#root:not([data-shell]):not([inert]) main').waitFor({ timeout: 60_000 });
         await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual(fromServer);
+        // Each chart, drawn, is as tall as the place the server's screen held for it.
+        await expect.poll(() => page.locator('main .chart-frame > svg').count()).toBe(heldForCharts.length);
+        expect(await chartHeights(page)).toEqual(heldForCharts);
+        if (path === '/ops/finance') expect(heldForCharts.length).toBeGreaterThan(0);
         expect(
           await page.evaluate(() => (window as unknown as { __shift: number }).__shift),
         ).toBeLessThanOrEqual(0.05);

@@ -337,12 +337,13 @@ describe('a signed-in screen drawn by the server with its data (issue 28)', () =
     const errors = watchErrors(page);
     await signInThroughForm(page, email, password);
     await page.waitForURL('**/customer');
-    // Written with the session: on the customer's own screens only, same-site, the language in front.
+    // Written with the session: on the customer's own screens only, same-site, the language and the
+    // viewport's width in front.
     const token = await page.evaluate(() => localStorage.getItem('token'));
     const cookies = await screenCookies(context);
     expect(cookies.map((c) => [c.path, c.value, c.sameSite, c.httpOnly])).toEqual([
-      ['/customer', `en.${token}`, 'Strict', false],
-      ['/order', `en.${token}`, 'Strict', false],
+      ['/customer', `en.${PHONE.width}.${token}`, 'Strict', false],
+      ['/order', `en.${PHONE.width}.${token}`, 'Strict', false],
     ]);
     expect((await context.cookies(`${baseURL}/ops`)).filter((c) => c.name === SCREEN_COOKIE)).toEqual([]);
 
@@ -408,6 +409,12 @@ describe('a signed-in screen drawn by the server with its data (issue 28)', () =
     await expect
       .poll(async () => (await screenCookies(context)).map((c) => c.value.slice(0, 3)))
       .toEqual(['en.', 'en.']);
+
+    // The window made wider (a tablet turned): the cookie follows, so the next cold load is drawn wide.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect
+      .poll(async () => (await screenCookies(context)).map((c) => c.value.split('.').slice(0, 2).join('.')))
+      .toEqual(['en.1024', 'en.1024']);
 
     // Logout drops it from every path: the page no longer has anyone's data.
     await openMenuIfCollapsed(page);

@@ -12,11 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip as gzipCallback, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Language } from '../shared/enums';
 import type { FirstCall } from '../shared/first-data';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import type { TTracking } from '../shared/schemas/tracking';
-import type { ScreenViewer } from '../shared/screen-cookie';
+import type { ScreenDevice, ScreenViewer } from '../shared/screen-cookie';
 import type { ShellFacts } from '../shared/staff-shell';
 
 export interface RenderedLanding {
@@ -123,7 +122,7 @@ export interface ServerRender {
   renderScreen: (
     pathname: string,
     viewer: ScreenViewer,
-    language: Language,
+    device: ScreenDevice,
     answers: { call: FirstCall; data: unknown }[],
   ) => Promise<RenderedLanding>;
 }

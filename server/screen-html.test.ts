@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jsonScript } from '../client/prerendered';
 import { users } from '../drizzle/schema';
 import type { FirstCall } from '../shared/first-data';
-import { SCREEN_COOKIE, type ScreenViewer } from '../shared/screen-cookie';
+import { SCREEN_COOKIE, type ScreenDevice, type ScreenViewer } from '../shared/screen-cookie';
 import { createTestApp, type SignedIn, type TestApp } from '../test/helpers';
 import { registerRoutePages } from './route-html';
 import { SCREEN_RENDER_DEADLINE_MS, screenPage } from './screen-html';
@@ -22,7 +22,7 @@ let t: TestApp;
 let dir: string;
 let pages: FastifyInstance;
 const renderScreen = vi.fn(
-  async (pathname: string, viewer: ScreenViewer, language: string, answers: Answers) => ({
+  async (pathname: string, viewer: ScreenViewer, { language }: ScreenDevice, answers: Answers) => ({
     root: `<main><h1>${pathname} for ${viewer.email} in ${language}</h1></main>`,
     data: jsonScript('mchanga-prerendered', { screen: { email: viewer.email, answers } }),
   }),
@@ -130,7 +130,19 @@ describe("a signed-in screen's page drawn with its data (issue 28)", () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.body).toContain('<html lang="sw">');
     expect(res.body).toContain(`/ops/orders for ${admin.user.email} in sw`);
-    expect(renderScreen.mock.calls[0]![2]).toBe('sw');
+    expect(renderScreen.mock.calls[0]![2]).toEqual({ language: 'sw', width: 0 });
+  });
+
+  it("draws it at the viewport width the cookie names (a table from 720 px), or a phone's when it names none", async () => {
+    renderScreen.mockClear();
+    await open('/ops/orders', `en.1024.${admin.token}`);
+    await open('/ops/orders', `sw.360.${admin.token}`);
+    await open('/ops/orders', `en.${admin.token}`);
+    expect(renderScreen.mock.calls.map((c) => c[2])).toEqual([
+      { language: 'en', width: 1024 },
+      { language: 'sw', width: 360 },
+      { language: 'en', width: 0 },
+    ]);
   });
 
   it('sends the page as built with no cookie or a malformed one', async () => {

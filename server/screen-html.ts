@@ -80,7 +80,8 @@ export function screenPage(renderer: Pick<ServerRender, 'renderScreen'>, deps: A
       return null;
     }
     if (!first) return null;
-    const rendered = await renderer.renderScreen(pathname, first.viewer, cookie.language, first.answers);
+    const device = { language: cookie.language, width: cookie.width };
+    const rendered = await renderer.renderScreen(pathname, first.viewer, device, first.answers);
     const page = fillTemplate(html, rendered, ROOT_ATTRIBUTES);
     return cookie.language === 'en'
       ? page

@@ -40,25 +40,40 @@ export const SCREEN_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
 
 export interface ScreenCookie {
   language: Language;
+  /**
+   * The device's viewport width (CSS px) when the app last wrote the cookie, so the server draws the
+   * layout the device will (a table from 720 px, cards below it); 0 when unknown: drawn as on a phone.
+   */
+  width: number;
   token: string;
 }
 
-/** The cookie's value: the language, a dot, the token (a JWT's characters need no escaping in a cookie). */
-export function screenCookieValue({ language, token }: ScreenCookie): string {
-  return `${language}.${token}`;
+/** What the server draws a screen for besides the user: the device's language and viewport width. */
+export type ScreenDevice = Pick<ScreenCookie, 'language' | 'width'>;
+
+/** The widest viewport the cookie records (px); a wider one is recorded as this, which draws the same. */
+export const SCREEN_COOKIE_MAX_WIDTH = 9999;
+
+/**
+ * The cookie's value: the language, a dot, the width and a dot when known, the token (a JWT's characters
+ * need no escaping in a cookie). A cookie written before the width was recorded (`en.<jwt>`) still reads.
+ */
+export function screenCookieValue({ language, width, token }: ScreenCookie): string {
+  const px = Math.min(SCREEN_COOKIE_MAX_WIDTH, Math.round(width));
+  return px > 0 ? `${language}.${px}.${token}` : `${language}.${token}`;
 }
 
-/** A screen language, a dot, a JWT (three base64url parts). */
+/** A screen language, a dot, maybe a width and a dot, a JWT (three base64url parts). */
 const COOKIE_VALUE = new RegExp(
-  `^(${LANGUAGES.join('|')})\\.([A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)$`,
+  `^(${LANGUAGES.join('|')})\\.(?:([1-9][0-9]{0,3})\\.)?([A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)$`,
 );
 
-/** The language and token of a cookie's value, or null for anything else. */
+/** The language, width and token of a cookie's value, or null for anything else. */
 export function parseScreenCookie(value: string | undefined): ScreenCookie | null {
   if (!value) return null;
   const match = COOKIE_VALUE.exec(value);
   if (!match) return null;
-  return { language: match[1] as Language, token: match[2]! };
+  return { language: match[1] as Language, width: Number(match[2] ?? 0), token: match[3]! };
 }
 
 /** The `document.cookie` lines that set the cookie for `role`'s screens (none for an unknown role). */

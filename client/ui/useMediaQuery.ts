@@ -3,8 +3,26 @@ import { useSyncExternalStore } from 'react';
 /** Where lists turn from cards into tables (a phone held upright is well below it). */
 export const TABLE_MIN_WIDTH = 720;
 
-/** Whether a CSS media query matches, kept in step with the viewport. */
-export function useMediaQuery(query: string): boolean {
+/**
+ * The viewport width a server render draws for (client/prerender.tsx renderScreen: the width the device
+ * wrote into the screen cookie); 0, a phone, when unknown.
+ */
+let serverWidth = 0;
+
+/** Runs a synchronous server render as if the viewport were `width` px wide. */
+export function renderAtWidth<T>(width: number, render: () => T): T {
+  const before = serverWidth;
+  serverWidth = width;
+  try {
+    return render();
+  } finally {
+    serverWidth = before;
+  }
+}
+
+/** True when the viewport is at least `px` wide, kept in step with it; in a server render, the device's. */
+export function useMinWidth(px: number): boolean {
+  const query = `(min-width: ${px}px)`;
   return useSyncExternalStore(
     (onChange) => {
       const list = window.matchMedia(query);
@@ -12,11 +30,6 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener('change', onChange);
     },
     () => window.matchMedia(query).matches,
-    () => false,
+    () => serverWidth >= px,
   );
-}
-
-/** True when the viewport is at least `px` wide. */
-export function useMinWidth(px: number): boolean {
-  return useMediaQuery(`(min-width: ${px}px)`);
 }

@@ -86,6 +86,12 @@ export async function storeSession(page: Page, token: string, user: SignedInUser
   );
 }
 
+/** The device a screen cookie was written on: its language, and its viewport's width (a 360 px phone). */
+export interface CookieDevice {
+  language?: Language;
+  width?: number;
+}
+
 /**
  * The screen cookie the app keeps beside a session (shared/screen-cookie.ts), one per path of the role's
  * screens, as playwright's addCookies and puppeteer's setCookie take them.
@@ -93,11 +99,11 @@ export async function storeSession(page: Page, token: string, user: SignedInUser
 export function screenCookies(
   baseURL: string,
   session: { token: string; user: { role: string } },
-  language: Language = 'en',
+  { language = 'en', width = 360 }: CookieDevice = {},
 ) {
   return SCREEN_COOKIE_PATHS[session.user.role as Role].map((path) => ({
     name: SCREEN_COOKIE,
-    value: screenCookieValue({ language, token: session.token }),
+    value: screenCookieValue({ language, width, token: session.token }),
     url: new URL(path, baseURL).href,
     sameSite: 'Strict' as const,
   }));
@@ -111,9 +117,9 @@ export async function addScreenCookie(
   context: BrowserContext,
   baseURL: string,
   session: { token: string; user: { role: string } },
-  language: Language = 'en',
+  device: CookieDevice = {},
 ) {
-  await context.addCookies(screenCookies(baseURL, session, language));
+  await context.addCookies(screenCookies(baseURL, session, device));
 }
 
 /** Opens the collapsed phone menu when it is shown. */
