@@ -15,7 +15,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
-import { SNAPSHOT_ATTRIBUTE, SNAPSHOT_CACHE, SNAPSHOT_USER_HEADER } from './offline/snapshot';
+import { keptScreenPage, SNAPSHOT_CACHE, SNAPSHOT_USER_HEADER } from './offline/snapshot';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
@@ -112,26 +112,19 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-const EMPTY_ROOT = '<div id="root"></div>';
-
 /**
  * The page as this visit gets it:
  * - without its modulepreloads: every chunk is in the precache, so on a slow phone they would only queue
  *   in front of the stylesheet (a repeat visit of /driver painted 0.2 s later with them);
  * - with the screen last shown at this address inside its root (client/offline/snapshot.ts), so a repeat
- *   visit paints it with the HTML; inert and busy until the app renders over it.
+ *   visit paints it with the HTML, whole; inert and busy until the app renders over it.
  */
 async function forThisVisit(request: Request, response: Response): Promise<Response> {
   try {
     if (!response.ok) return response;
     let html = (await response.clone().text()).replace(/[ \t]*<link rel="modulepreload"[^>]*>\n?/g, '');
     const kept = await (await caches.open(SNAPSHOT_CACHE)).match(pageKey(request.url));
-    const user = kept?.headers.get(SNAPSHOT_USER_HEADER) ?? '';
-    const at = html.indexOf(EMPTY_ROOT);
-    if (kept && /^[\w%.~!*'()-]+$/.test(user) && at >= 0) {
-      const root = `<div id="root" ${SNAPSHOT_ATTRIBUTE}="${user}" inert aria-busy="true">${await kept.text()}</div>`;
-      html = html.slice(0, at) + root + html.slice(at + EMPTY_ROOT.length);
-    }
+    if (kept) html = keptScreenPage(html, await kept.text(), kept.headers.get(SNAPSHOT_USER_HEADER) ?? '');
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.delete('content-encoding');

@@ -110,7 +110,11 @@ describe('the installed app without signal', () => {
       }).observe(document, { childList: true, subtree: true, characterData: true });
     });
     const response = await page.goto('/customer');
-    expect(await response?.text()).toMatch(/<div id="root" data-snapshot="[^"]+" inert aria-busy="true">/);
+    const html = (await response?.text()) ?? '';
+    expect(html).toMatch(/<div id="root" data-snapshot="[^"]+" inert aria-busy="true">/);
+    // Painted whole: the browser holds the first paint until the kept screen's last element is parsed.
+    expect(html).toContain('<link rel="expect" href="#mchanga-kept-end" blocking="render"></head>');
+    expect(html).toMatch(/<i id="mchanga-kept-end" hidden><\/i><\/div>/);
     await expect.poll(() => page.locator('#root').getAttribute('data-snapshot')).toBeNull();
     await page.getByText('You have no orders yet.').waitFor();
     expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual([]);

@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { checkSnapshot, clearSnapshot, SNAPSHOT_ATTRIBUTE } from './snapshot';
+import {
+  checkSnapshot,
+  clearSnapshot,
+  KEPT_SCREEN_END,
+  keptScreenPage,
+  SNAPSHOT_ATTRIBUTE,
+} from './snapshot';
 
 /** The shell's root as the service worker leaves it: attributes, and children to replace. */
 function root(attributes: Record<string, string>) {
@@ -58,5 +64,27 @@ describe('clearSnapshot', () => {
     const el = root({ id: 'root', ...kept('ops@mchanga.test') });
     clearSnapshot(el as unknown as HTMLElement);
     expect([...el.attrs.keys()]).toEqual(['id']);
+  });
+});
+
+describe('keptScreenPage', () => {
+  const SHELL =
+    '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>';
+  const SCREEN = '<main><h1>Orders</h1><p>Every M-Pesa payment and prompt is reconciled.</p></main>';
+
+  it('puts the kept screen in the root, inert and busy, and holds the paint until its last element is parsed', () => {
+    const page = keptScreenPage(SHELL, SCREEN, 'ops%40mchanga.test');
+    expect(page).toBe(
+      `<!doctype html><html lang="en"><head><meta charset="UTF-8" /><script type="module" src="/assets/index.js"></script><link rel="expect" href="#${KEPT_SCREEN_END}" blocking="render"></head><body><div id="root" ${SNAPSHOT_ATTRIBUTE}="ops%40mchanga.test" inert aria-busy="true">${SCREEN}<i id="${KEPT_SCREEN_END}" hidden></i></div></body></html>`,
+    );
+  });
+
+  it.each([
+    ['a user that is not a plain encoded address', SHELL, 'ops"><script>'],
+    ['no user', SHELL, ''],
+    ['a page without an empty root', SHELL.replace('<div id="root"></div>', '<div id="root">x</div>'), 'a'],
+    ['a page without a head', SHELL.replace('</head>', ''), 'a'],
+  ])('leaves the page as it is for %s', (_what, html, user) => {
+    expect(keptScreenPage(html, SCREEN, user)).toBe(html);
   });
 });
