@@ -5,8 +5,7 @@
  * turned, a window resized); dropped from every path when the session goes, or when it may only open the
  * password screen.
  */
-import { clearScreenCookieLines, screenCookieLines } from '../shared/screen-cookie';
-import type { Language } from './i18n/language-key';
+import { clearScreenCookieLines, type ScreenDevice, screenCookieLines } from '../shared/screen-cookie';
 
 export interface CookieSession {
   token: string;
@@ -17,7 +16,7 @@ export interface CookieSession {
 /** Writes (or drops) the cookie; `doc` is `document` in the app. Never throws: without it pages render as before. */
 export function keepScreenCookie(
   session: CookieSession | null,
-  device: { language: Language; width: number },
+  device: ScreenDevice,
   doc: { cookie: string; location?: { protocol: string } } | undefined = globalThis.document,
 ): void {
   if (!doc) return;

@@ -1,7 +1,11 @@
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import type { Language } from '../../shared/enums';
 import type { Role } from '../../shared/roles';
-import { SCREEN_COOKIE, SCREEN_COOKIE_PATHS, screenCookieValue } from '../../shared/screen-cookie';
+import {
+  SCREEN_COOKIE,
+  SCREEN_COOKIE_PATHS,
+  type ScreenDevice,
+  screenCookieValue,
+} from '../../shared/screen-cookie';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -87,10 +91,7 @@ export async function storeSession(page: Page, token: string, user: SignedInUser
 }
 
 /** The device a screen cookie was written on: its language, and its viewport's width (a 360 px phone). */
-export interface CookieDevice {
-  language?: Language;
-  width?: number;
-}
+export type CookieDevice = Partial<ScreenDevice>;
 
 /**
  * The screen cookie the app keeps beside a session (shared/screen-cookie.ts), one per path of the role's
