@@ -508,11 +508,11 @@ describe('statements', () => {
 
   it('JSON: opening, lines with running balances, closing = opening + invoices − payments − credits, and = the account balance', async () => {
     const { customer, id } = await accountWithHistory();
-    const today = new Date().toISOString().slice(0, 10);
+    const today = localDate(new Date());
     const res = await t.call('GET', `/api/customers/${id}/statement?from=2026-01-01&to=2099-12-31`, admin);
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('A statement covers at most 366 days.');
-    const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const from = addDays(today, -30);
     const ok = await t.call('GET', `/api/customers/${id}/statement?from=${from}&to=${today}`, admin);
     expect(ok.statusCode, ok.body).toBe(200);
     const s = ok.json();
@@ -562,8 +562,8 @@ describe('statements', () => {
 
   it('CSV and PDF (English and Kiswahili) carry the same figures', async () => {
     const { customer, id } = await accountWithHistory();
-    const today = new Date().toISOString().slice(0, 10);
-    const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const today = localDate(new Date());
+    const from = addDays(today, -30);
     const csv = await t.call(
       'GET',
       `/api/customers/me/statement?from=${from}&to=${today}&format=csv`,
