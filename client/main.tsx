@@ -1,5 +1,5 @@
 import './zod-config';
-import { useLayoutEffect } from 'react';
+import { startTransition, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { SHELL_ATTRIBUTE } from '../shared/staff-shell';
@@ -54,7 +54,11 @@ async function start() {
     // The server rendered this page from this data: the first render must be the same to hydrate.
     if (prerendered.pricing) setLandingPricing(prerendered.pricing);
     await screen;
-    hydrateRoot(root, app);
+    // In a transition, so React hydrates in slices of a few milliseconds and yields to the browser between
+    // them (a tap, a paint) instead of one long task: the page is already on show from the server's HTML.
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else {
     // Served by the service worker (a repeat visit), the chunk is read from its cache at once: the first
     // render waits for it and shows the screen, instead of an empty page that a second render fills.
@@ -67,16 +71,21 @@ async function start() {
     const shell = root.hasAttribute(SHELL_ATTRIBUTE) || serverRendered;
     const kept = checkSnapshot(root, getSession()?.userEmail ?? null) || shell;
     if (navigator.serviceWorker?.controller || shell) await screen.catch(() => {});
-    createRoot(root).render(
-      kept ? (
-        <>
-          {app}
-          <SnapshotReplaced root={root} />
-        </>
-      ) : (
-        app
-      ),
+    const first = kept ? (
+      <>
+        {app}
+        <SnapshotReplaced root={root} />
+      </>
+    ) : (
+      app
     );
+    const reactRoot = createRoot(root);
+    // Over a screen already on show (kept, or drawn by the server), the first render is a transition:
+    // React renders it in slices of a few milliseconds, yielding to the browser between them, and puts it
+    // on screen in one commit, instead of one long task of several hundred milliseconds on a slow phone.
+    // An empty page renders at once, as before.
+    if (kept) startTransition(() => reactRoot.render(first));
+    else reactRoot.render(first);
   }
   registerServiceWorker();
 }
