@@ -17,6 +17,7 @@ import {
   staticClosure,
 } from '../bench/size';
 import { formatMoney } from '../shared/domain/format';
+import type { TAuthResult } from '../shared/schemas/auth';
 import type { TPricingInfo } from '../shared/schemas/pricing';
 import { SCREEN_COOKIE } from '../shared/screen-cookie';
 import {
@@ -28,6 +29,7 @@ import {
   PHONE,
   signInThroughForm,
 } from './support/browser';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/global-app';
 
 const baseURL = inject('baseURL');
 const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
@@ -269,9 +271,12 @@ describe("a tracking link's page (issue 28)", () => {
     for (const text of [`Order #${id}`, 'Awaiting Payment', 'Delivery code:', code, 'Membley Estate, Ruiru'])
       expect(html, text).toContain(text);
     expect(html).toContain('<script type="application/json" id="mchanga-prerendered">');
-    // The stylesheet is in the page: it paints without waiting for another request.
+    // The stylesheet is in the page: it paints without waiting for another request (its link is left
+    // disabled, never fetched).
     expect(html).toContain('<style>');
-    expect(html).not.toContain('rel="stylesheet"');
+    expect(html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<link rel="stylesheet" href="\/assets\/index-[\w-]+\.css" disabled>$/),
+    ]);
 
     const context = await browser.newContext({ ...PHONE_CONTEXT, javaScriptEnabled: false });
     const page = await context.newPage();
@@ -427,6 +432,50 @@ describe('a signed-in screen drawn by the server with its data (issue 28)', () =
     expect(after).not.toContain('mchanga-prerendered');
     expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
     await context.close();
+  });
+});
+
+describe('the stylesheet written into the page (issue 28)', () => {
+  it("is not fetched and applied a second time by a workspace tab's lazy import", async () => {
+    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    const session = { token: admin.token, user: { role: 'ADMIN' } };
+    for (const path of ['/ops/finance', '/ops/orders']) {
+      const context = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
+      await addScreenCookie(context, baseURL, session);
+      await context.addInitScript(
+        ([t, e]) => {
+          localStorage.setItem('token', t);
+          localStorage.setItem('role', 'ADMIN');
+          localStorage.setItem('userName', 'Admin');
+          localStorage.setItem('userEmail', e);
+        },
+        [admin.token, ADMIN_EMAIL] as const,
+      );
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      const stylesheets: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'stylesheet') stylesheets.push(r.url());
+      });
+      await page.goto(path);
+      // The server drew the screen; the app draws over it once the tab's chunk (a lazy import of the
+      // workspace's, which lists the entry's stylesheet among its dependencies) has loaded.
+      await expect.poll(() => page.locator('#root').getAttribute('inert')).toBeNull();
+      await page.waitForLoadState('networkidle');
+      expect(stylesheets, path).toEqual([]);
+      const sheets = await page.evaluate(() =>
+        [...document.styleSheets].map((sheet) => ({ inline: sheet.href === null, disabled: sheet.disabled })),
+      );
+      expect(
+        sheets.filter((sheet) => !sheet.disabled),
+        path,
+      ).toEqual([{ inline: true, disabled: false }]);
+      expect(errors, path).toEqual([]);
+      await context.close();
+    }
   });
 });
 

@@ -43,7 +43,12 @@ export function inlineStylesheets(html: string, clientDir: string): string {
       const path = join(clientDir, file);
       if (!existsSync(path)) return link;
       const css = readFileSync(path, 'utf8');
-      return /<\/style/i.test(css) ? link : `<style>${css}</style>`;
+      if (/<\/style/i.test(css)) return link;
+      // The link stays beside it, disabled (never fetched nor applied): the app's code, on its first lazy
+      // import, looks for the stylesheets the page already has among its links (Vite's preload helper), and
+      // would otherwise add the same stylesheet again, fetch it, wait for it before showing the imported
+      // screen, and restyle the whole page with every rule twice.
+      return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
     },
   );
 }

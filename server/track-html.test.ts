@@ -25,10 +25,13 @@ describe('inlineStylesheets', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes the build stylesheet into the head in place of its link', () => {
+  it('writes the build stylesheet into the head, its link left disabled beside it', () => {
     const html = inlineStylesheets(INDEX, dir);
-    expect(html).toContain(`<head><meta charset="UTF-8" /><style>${CSS}</style><script type="module"`);
-    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).toContain(
+      `<head><meta charset="UTF-8" /><style>${CSS}</style><link rel="stylesheet" href="/assets/index-abc.css" disabled><script type="module"`,
+    );
+    // Only that disabled link is left, which the app's lazy imports find (and so add no second copy).
+    expect(html.match(/rel="stylesheet"/g)).toHaveLength(1);
   });
 
   it('keeps the link of a stylesheet that is missing or would close the element early', () => {
