@@ -7,7 +7,7 @@
  * unthrottled network), the worst printed.
  *   npm run bench:lighthouse
  *   BENCH_RUNS=5 BENCH_SHIFT_LOADS=6 BENCH_PAGES=/ops,/driver npm run bench:lighthouse
- *   BENCH_REPORT_DIR=/tmp/lh npm run bench:lighthouse     (keeps each Lighthouse result as JSON)
+ *   BENCH_REPORT_DIR=/tmp/lh npm run bench:lighthouse     (keeps each Lighthouse result and its trace as JSON)
  * Budgets (issue 28): score ≥ 95 (median), TBT ≤ 200 ms (median), CLS ≤ 0.05 (worst of the 6 loads and
  * of Lighthouse's own).
  * Exits 1 when one is missed. Prints the long tasks Lighthouse saw on each page that misses TBT.
@@ -77,6 +77,13 @@ async function runLighthouse(port: number, url: string, session?: TAuthResult): 
       mkdirSync(process.env.BENCH_REPORT_DIR, { recursive: true });
       const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${Date.now()}.json`;
       writeFileSync(join(process.env.BENCH_REPORT_DIR, name), JSON.stringify(lhr));
+      // And the trace of the (unthrottled) load Lantern simulated from, to open in DevTools' Performance panel.
+      const trace = (result.artifacts as { Trace?: unknown }).Trace;
+      if (trace)
+        writeFileSync(
+          join(process.env.BENCH_REPORT_DIR, name.replace(/\.json$/, '.trace.json')),
+          JSON.stringify(trace),
+        );
     }
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
