@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, transformWithOxc } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { markTopLevelCallsPure } from './scripts/pure-schemas';
 import { API_MODULE, OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from './scripts/route-modules';
 import { type RoutePreloads, withPreloads } from './server/route-html';
 
@@ -164,6 +165,26 @@ function lowerCopiedWorkers(): Plugin {
   };
 }
 
+/**
+ * The shared schema modules' top-level schemas, marked pure (scripts/pure-schemas.ts): the build drops the
+ * ones the client does not use instead of building them all while the app's code is evaluated. After
+ * TypeScript is stripped (`enforce: 'post'`).
+ */
+function pureSchemas(): Plugin {
+  return {
+    name: 'mchanga:pure-schemas',
+    apply: 'build',
+    enforce: 'post',
+    transform: {
+      filter: { id: /\/shared\/schemas\/[\w-]+\.ts$/ },
+      handler(code) {
+        const marked = markTopLevelCallsPure(code);
+        return marked === null ? null : { code: marked, map: null };
+      },
+    },
+  };
+}
+
 /** Plugins for the browser build only (not the landing page's server render). */
 function clientOnly(plugins: (Plugin | Plugin[])[]): Plugin[] {
   return plugins
@@ -175,6 +196,7 @@ export default defineConfig({
   root: 'client',
   plugins: [
     react(),
+    pureSchemas(),
     ...clientOnly([
       lowerCopiedWorkers(),
       routeTemplates(),

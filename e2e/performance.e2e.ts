@@ -3,7 +3,7 @@
  * the pre-rendered landing page (readable and typable before its script, hydrated without a mismatch),
  * and the service worker (precached shell and screens, no API answers, pages working without it).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -76,6 +76,19 @@ describe('the build (dist/client, made by npm start)', () => {
       .join('\n');
     for (const marker of ['ZodError', 'maplibre', 'visx', 'Papa.parse'])
       expect(code, marker).not.toContain(marker);
+  });
+
+  it('leaves out the shared schemas the client does not use (scripts/pure-schemas.ts)', () => {
+    const dir = join(DEFAULT_DIST, 'assets');
+    const code = readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
+    // The finance summary's answer schema (shared/schemas/money.ts ZFinanceSummary: only the server
+    // parses with it; the client takes its type) was built by every screen that imports money.ts.
+    expect(code).not.toMatch(/costTotal:\w+\(\)/);
+    // The cost form's schema (ZCostInput), which the client validates with, is still there.
+    expect(code).toContain("Choose one of this truck's loads.");
   });
 
   it('serves every other screen as index.html that preloads that screen’s own chunks and the API layer', async () => {
