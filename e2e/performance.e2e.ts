@@ -53,6 +53,23 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * A phone with no cache and no service worker, signed in as the app keeps a session (localStorage, set
+ * before the app's scripts run) and with the screen cookie beside it: its loads of the user's screens
+ * come drawn by the server.
+ */
+async function coldSignedInPhone(user: { token: string; role: string; name: string; email: string }) {
+  const context = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
+  await addScreenCookie(context, baseURL, { token: user.token, user: { role: user.role } });
+  await context.addInitScript((u) => {
+    localStorage.setItem('token', u.token);
+    localStorage.setItem('role', u.role);
+    localStorage.setItem('userName', u.name);
+    localStorage.setItem('userEmail', u.email);
+  }, user);
+  return context;
+}
+
 describe('the build (dist/client, made by npm start)', () => {
   it('keeps the JavaScript the landing page loads first within 90 KB brotli', () => {
     // Throws (fails) when the build or its manifest is missing: the budget is never skipped.
@@ -385,17 +402,7 @@ describe('a signed-in screen drawn by the server with its data (issue 28)', () =
     await still.close();
 
     // Opened cold, the app draws over it (no hydration to mismatch) and the screen works.
-    const cold = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
-    await addScreenCookie(cold, baseURL, session);
-    await cold.addInitScript(
-      ([t, e]) => {
-        localStorage.setItem('token', t);
-        localStorage.setItem('role', 'CUSTOMER');
-        localStorage.setItem('userName', 'Wanjiru Kamau');
-        localStorage.setItem('userEmail', e);
-      },
-      [token!, email] as const,
-    );
+    const cold = await coldSignedInPhone({ token: token!, role: 'CUSTOMER', name: 'Wanjiru Kamau', email });
     const coldPage = await cold.newPage();
     const coldErrors = watchErrors(coldPage);
     const first = coldPage.waitForResponse((r) => new URL(r.url()).pathname === '/customer');
@@ -454,19 +461,13 @@ describe('the stylesheet written into the page (issue 28)', () => {
       email: ADMIN_EMAIL,
       password: ADMIN_PASSWORD,
     });
-    const session = { token: admin.token, user: { role: 'ADMIN' } };
     for (const path of ['/ops/finance', '/ops/orders']) {
-      const context = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
-      await addScreenCookie(context, baseURL, session);
-      await context.addInitScript(
-        ([t, e]) => {
-          localStorage.setItem('token', t);
-          localStorage.setItem('role', 'ADMIN');
-          localStorage.setItem('userName', 'Admin');
-          localStorage.setItem('userEmail', e);
-        },
-        [admin.token, ADMIN_EMAIL] as const,
-      );
+      const context = await coldSignedInPhone({
+        token: admin.token,
+        role: 'ADMIN',
+        name: 'Admin',
+        email: ADMIN_EMAIL,
+      });
       const page = await context.newPage();
       const errors = watchErrors(page);
       const stylesheets: string[] = [];
