@@ -8,7 +8,14 @@ import { defineConfig, type Plugin, transformWithOxc } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { markTopLevelCallsPure } from './scripts/pure-schemas';
-import { API_MODULE, OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from './scripts/route-modules';
+import {
+  API_MODULE,
+  APP_MODULE,
+  OPS_ROUTE,
+  OPS_TABS_SOURCE,
+  opsTabTable,
+  routeTable,
+} from './scripts/route-modules';
 import { type RoutePreloads, withPreloads } from './server/route-html';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -26,6 +33,8 @@ export const BROWSER_TARGET = ['es2020', 'chrome80', 'safari14', 'firefox78', 'e
 /**
  * Each screen's own chunks, so that its HTML fetches them beside the entry instead of after the entry
  * has run and the router has asked for them (a round trip and a download later on a slow phone):
+ * - index.html: modulepreloads of the app (client/main.tsx and its imports), which the entry imports after
+ *   the first paint (client/boot.ts).
  * - `.vite/landing.html`: index.html plus modulepreloads of the landing page's chunks. The server fills
  *   its root with the pre-rendered landing page for `/` (server/landing-html.ts).
  * - `.vite/route-preloads.json`: the same list for every other screen of client/routes.tsx (its page
@@ -57,7 +66,12 @@ function routeTemplates(): Plugin {
         for (const file of files) visit(file);
         return loaded;
       };
-      const inEntry = closure([entry.fileName]);
+      // The app itself (client/main.tsx), which the entry (client/boot.ts) imports once the page has painted:
+      // every page preloads it, so it downloads beside the HTML as the entry's own imports do.
+      const entryOwn = closure([entry.fileName]);
+      const app = [...closure([chunkOf(APP_MODULE)])].filter((f) => !entryOwn.has(f));
+      html.source = withPreloads(String(html.source), app);
+      const inEntry = closure([entry.fileName, ...app]);
       const preloadsOf = (modules: string[]) =>
         [...closure(modules.map(chunkOf))].filter((f) => !inEntry.has(f));
 

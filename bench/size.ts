@@ -1,8 +1,8 @@
 /**
  * What each route of the built client costs: its JavaScript (raw, gzip, brotli) read from the Vite build
- * manifest, split into what every page loads first (the entry and its modulepreloads), what the route
+ * manifest, split into what every page loads first (the entry, the app and their modulepreloads), what the route
  * adds, and what it loads later on its own (the map, the charts). The landing budget: the JavaScript
- * the landing page needs before its first paint — the entry, its modulepreloads and the landing chunk
+ * the landing page needs before it is interactive — the entry, the app, their modulepreloads and the landing chunk
  * (which the landing HTML modulepreloads so it can hydrate) — at most 90 KB brotli.
  *   npm run build && npm run bench:size        (reads dist/client)
  *   npm run bench:size -- <dir>                (another build's output)
@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from '../scripts/route-modules';
+import { APP_MODULE, OPS_ROUTE, OPS_TABS_SOURCE, opsTabTable, routeTable } from '../scripts/route-modules';
 
 export const LANDING_BUDGET_BROTLI = 90 * 1024;
 
@@ -83,6 +83,15 @@ export function entryKey(manifest: Manifest): string {
   return key;
 }
 
+/**
+ * What every page loads first: the entry (client/boot.ts), the app it imports once the page has painted
+ * (client/main.tsx, which every page preloads) and their static imports.
+ */
+export function appClosure(manifest: Manifest, ...modules: string[]): Set<string> {
+  const app = manifest[APP_MODULE] ? [APP_MODULE] : [];
+  return staticClosure(manifest, [entryKey(manifest), ...app, ...modules]);
+}
+
 export function createSizer(dist: string) {
   const cache = new Map<string, Size>();
   const fileSize = (file: string): Size => {
@@ -137,8 +146,7 @@ export interface SizeReport {
 export function sizeReport(dist: string, routesSource: string, tabsSource?: string): SizeReport {
   const manifest = readManifest(dist);
   const size = createSizer(dist);
-  const entry = entryKey(manifest);
-  const entryKeys = staticClosure(manifest, [entry]);
+  const entryKeys = appClosure(manifest);
   const routes = routeModules(routesSource);
   const tabs = tabsSource ? opsTabTable(tabsSource).tabs.filter((t) => manifest[t.module]) : [];
   const reports: RouteReport[] = [];
@@ -159,7 +167,7 @@ export function sizeReport(dist: string, routesSource: string, tabsSource?: stri
     if (path === OPS_ROUTE) for (const t of tabs) report(`/ops/${t.id}`, [module, t.module]);
   }
   const landingModule = routes.get('/');
-  const landing = landingModule ? staticClosure(manifest, [entry, landingModule]) : entryKeys;
+  const landing = landingModule ? appClosure(manifest, landingModule) : entryKeys;
   return { entry: size(manifest, entryKeys), landing: size(manifest, landing), routes: reports };
 }
 
@@ -185,7 +193,7 @@ function main() {
   if (report.routes.length === 0) console.log('| (no lazy routes: every screen is in the entry) | | | | | |');
   const ok = report.landing.brotli <= LANDING_BUDGET_BROTLI;
   console.log(
-    `\nLanding before first paint (entry + modulepreloads + landing chunk): ${kb(report.landing.raw)} raw, ${kb(report.landing.gzip)} gzip, ${kb(report.landing.brotli)} brotli — budget ${kb(LANDING_BUDGET_BROTLI)} brotli: ${ok ? 'ok' : 'EXCEEDED'} (${(report.landing.brotli / LANDING_BUDGET_BROTLI).toFixed(2)}× the budget)`,
+    `\nLanding before it is interactive (entry + app + modulepreloads + landing chunk): ${kb(report.landing.raw)} raw, ${kb(report.landing.gzip)} gzip, ${kb(report.landing.brotli)} brotli — budget ${kb(LANDING_BUDGET_BROTLI)} brotli: ${ok ? 'ok' : 'EXCEEDED'} (${(report.landing.brotli / LANDING_BUDGET_BROTLI).toFixed(2)}× the budget)`,
   );
   if (!ok) process.exitCode = 1;
 }

@@ -11,17 +11,6 @@ import { readPrerendered } from './prerendered';
 import { preloadRoute } from './routes';
 import { getSession } from './session';
 import { registerServiceWorker } from './sw-register';
-import './ui/styles.css';
-
-// A chunk of an older build gone after a deploy: load the page again, which brings the new build
-// (at most once a minute, so a chunk that stays missing shows its error instead of a reload loop).
-window.addEventListener('vite:preloadError', (event) => {
-  const last = Number(sessionStorage.getItem('mchanga:reloaded-at') ?? 0);
-  if (Date.now() - last < 60_000) return;
-  event.preventDefault();
-  sessionStorage.setItem('mchanga:reloaded-at', String(Date.now()));
-  window.location.reload();
-});
 
 /**
  * The first render has replaced the kept screen or the server's top of the screen (React empties the
@@ -35,9 +24,22 @@ function SnapshotReplaced({ root }: { root: HTMLElement }) {
   return null;
 }
 
+/** Marks on the page's performance timeline when the app's first render is on screen (`mchanga:app-rendered`). */
+function FirstRender() {
+  useLayoutEffect(() => {
+    performance.mark('mchanga:app-rendered');
+  }, []);
+  return null;
+}
+
 async function start() {
   const root = document.getElementById('root')!;
-  const app = <App Router={BrowserRouter} />;
+  const app = (
+    <>
+      <App Router={BrowserRouter} />
+      <FirstRender />
+    </>
+  );
   // The screen's chunk, fetched from now on, beside the first render. A failed load shows when the
   // screen renders (its lazy import tries again).
   const screen = preloadRoute(window.location.pathname);

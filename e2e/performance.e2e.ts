@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  appClosure,
   DEFAULT_DIST,
   entryKey,
   LANDING_BUDGET_BROTLI,
@@ -82,12 +83,11 @@ describe('the build (dist/client, made by npm start)', () => {
     const manifest = readManifest(DEFAULT_DIST);
     const routes = routeModules(ROUTES_SOURCE);
     expect(routes.size).toBeGreaterThanOrEqual(10);
-    const entry = entryKey(manifest);
     for (const [path, module] of routes) {
       expect(manifest[module]?.isDynamicEntry, path).toBe(true);
-      expect(staticClosure(manifest, [entry]).has(module), path).toBe(false);
+      expect(appClosure(manifest).has(module), path).toBe(false);
     }
-    const landing = staticClosure(manifest, [entry, routes.get('/')!]);
+    const landing = appClosure(manifest, routes.get('/')!);
     const code = [...landing]
       .map((k) => readFileSync(join(DEFAULT_DIST, manifest[k]!.file), 'utf8'))
       .join('\n');
@@ -110,7 +110,7 @@ describe('the build (dist/client, made by npm start)', () => {
 
   it('serves every other screen as index.html that preloads that screen’s own chunks and the API layer', async () => {
     const manifest = readManifest(DEFAULT_DIST);
-    const inEntry = staticClosure(manifest, [entryKey(manifest)]);
+    const inEntry = appClosure(manifest);
     const OPS = 'features/ops/OpsPage.tsx';
     for (const [url, modules] of [
       ['/fuel', ['features/fuel/FuelPage.tsx']],
@@ -490,6 +490,66 @@ describe('the stylesheet written into the page (issue 28)', () => {
       expect(errors, path).toEqual([]);
       await context.close();
     }
+  });
+});
+
+describe('the app starts after the screen in the page has painted (client/boot.ts, issue 28)', () => {
+  it('on a fast network and a slow phone, a drawn screen paints before the app runs; an empty page starts it at once', async () => {
+    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    const context = await coldSignedInPhone({
+      token: admin.token,
+      role: 'ADMIN',
+      name: 'Admin',
+      email: ADMIN_EMAIL,
+    });
+    const startedAfterPaint = async (page: Page, path: string) => {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.goto(path);
+      await expect
+        .poll(() => page.evaluate(() => performance.getEntriesByName('mchanga:app-start').length), {
+          timeout: 30_000,
+        })
+        .toBe(1);
+      // The app has run: a staff screen drawn by the server is live.
+      await expect.poll(() => page.locator('#root').getAttribute('inert'), { timeout: 30_000 }).toBeNull();
+      return page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+        start: performance.getEntriesByName('mchanga:app-start')[0]?.startTime ?? null,
+        // The app's code came before it ran: the page preloads it beside the entry.
+        preloaded: [...document.querySelectorAll('link[rel="modulepreload"]')].some((l) =>
+          /\/assets\/main-[\w-]+\.js$/.test((l as HTMLLinkElement).href),
+        ),
+      }));
+    };
+    for (const path of ['/ops/orders', '/', '/ops/finance']) {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      const timing = await startedAfterPaint(page, path);
+      expect(timing.paint, path).not.toBeNull();
+      expect(timing.start, path).not.toBeNull();
+      expect(timing.start!, path).toBeGreaterThanOrEqual(timing.paint!);
+      expect(timing.preloaded, path).toBe(true);
+      expect(errors, path).toEqual([]);
+      await page.close();
+    }
+    await context.close();
+
+    // Nothing in the page to paint (the built shell, as the service worker's precache has it): at once.
+    const { context: bare, page } = await newPage(browser, baseURL, PHONE);
+    await page.goto('/index.html');
+    await page.locator('#root > *').first().waitFor();
+    const bareTiming = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      start: performance.getEntriesByName('mchanga:app-start')[0]?.startTime ?? null,
+    }));
+    expect(bareTiming.start).not.toBeNull();
+    expect(bareTiming.paint).not.toBeNull();
+    expect(bareTiming.start!).toBeLessThan(bareTiming.paint!);
+    await bare.close();
   });
 });
 

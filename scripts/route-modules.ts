@@ -14,6 +14,11 @@ export interface RouteModule {
 }
 
 export const API_MODULE = 'api.tsx';
+/**
+ * The app (relative to client/), which the page's entry (client/boot.ts) imports once the page has painted.
+ * Every page preloads it and its imports (vite.config.ts): with the entry, what every page loads first.
+ */
+export const APP_MODULE = 'main.tsx';
 
 export function routeTable(routesSource: string): RouteModule[] {
   return [...routesSource.matchAll(/path: '([^']+)'([^}]*?)import\('\.\/([^']+)'\)/gs)].map((m) => ({
