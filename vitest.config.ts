@@ -6,22 +6,8 @@ import { defineConfig } from 'vitest/config';
 // the embedded run (neither DATABASE_URL nor REDIS_URL), required with either (test/global-services.ts).
 // Files of the parallel projects (unit, integration) run two at a time at least: vitest's default of one
 // fewer than the cores is one on a 2-core machine, which ran the CI's 135 such files one by one (281 s
-// with two workers against about 460 s of CPU). The queue project and each browser project run one file
-// at a time.
-/** Browser tests: one file at a time, against the app the global setup starts (e2e/support/global-app.ts). */
-function e2eProject(name: string, include: string) {
-  return {
-    test: {
-      name,
-      include: [include],
-      globalSetup: ['e2e/support/global-app.ts'],
-      testTimeout: 90_000,
-      hookTimeout: 180_000,
-      fileParallelism: false,
-    },
-  };
-}
-
+// with two workers against about 460 s of CPU). The queue project runs one file at a time, after them;
+// the browser tests two at a time, each on an app of its own.
 export default defineConfig({
   test: {
     maxWorkers: Math.max(2, availableParallelism() - 1),
@@ -66,12 +52,22 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      // The browser tests in two projects, each one file at a time against an app of its own (a global
-      // setup each: the first builds the client when it must, the second finds it built), so two files
-      // run at once: most of a browser test's time is waiting (a throttled network, a page settling), and
-      // one after the other they were the CI's longest chain (~800 s of ~1,200). Split by file name.
-      e2eProject('e2e-a-l', 'e2e/**/[a-l]*.e2e.ts'),
-      e2eProject('e2e-m-z', 'e2e/**/[m-z]*.e2e.ts'),
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.ts'],
+          // One app per worker (e2e/support/global-app.ts; a file takes its worker's, support/shared-app.ts):
+          // two files run at once, never on the same app. Most of a browser test's time is waiting (a
+          // throttled network, a page settling), and one file at a time they were the CI's longest chain
+          // (~800 s of the embedded run's ~1,200 s). A group of their own, after the unit and integration
+          // files, so a browser test shares the machine with one other browser test at most.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+          globalSetup: ['e2e/support/global-app.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

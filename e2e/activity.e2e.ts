@@ -4,15 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
 import { api, newPage, storeSession } from './support/browser';
 import { measureLayout } from './support/layout';
 import { PHONE_360 } from './support/phone';
+import { sharedAppURL } from './support/shared-app';
 
 let browser: Browser;
 let adminToken: string;
-const baseURL = () => inject('baseURL');
+const baseURL = () => sharedAppURL();
 
 beforeAll(async () => {
   ({ browser, adminToken } = await browserAndAdmin());

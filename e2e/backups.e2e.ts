@@ -9,11 +9,12 @@ import { until } from '../test/until';
 import { adminTokenFor } from './support/admin';
 import { launchBrowser, newPage, storeSession } from './support/browser';
 import { measureLayout } from './support/layout';
+import { sharedAppURL } from './support/shared-app';
 
 const PHONE_360 = { width: 360, height: 740 };
 
 describe('backups on the ADMIN screen', () => {
-  const baseURL = inject('baseURL');
+  const baseURL = sharedAppURL();
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();

@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, PHONE } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

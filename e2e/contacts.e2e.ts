@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, launchBrowser, newPage, scrollIntoView, storeSession } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
 // Issue 27, item 8: the phone where it is needed — on ops' order card and payment review, on the driver's
 // job (with directions to the site) and on the tracking page — as tap-to-call and WhatsApp links.
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 const PHONE_360 = { width: 360, height: 740 };
 let browser: Browser;
 let adminToken: string;

@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, launchBrowser, newPage, openMenuIfCollapsed, PHONE, storeSession } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
 const PHONE_360 = { width: 360, height: 740 };
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 
 beforeAll(async () => {

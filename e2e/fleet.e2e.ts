@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
 import { api, newPage, PHONE, signInThroughForm, storeSession } from './support/browser';
 import { reportPosition } from './support/seed';
+import { sharedAppURL } from './support/shared-app';
 
 const run = promisify(execFile);
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 let adminToken: string;
 

@@ -8,8 +8,9 @@ import {
   PHONE,
   signInThroughForm,
 } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 
 beforeAll(async () => {

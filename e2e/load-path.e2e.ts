@@ -17,8 +17,9 @@ import { FIRST_DATA, type FirstCall } from '../shared/first-data';
 import { browserAndAdmin } from './support/admin';
 import { addScreenCookie, api } from './support/browser';
 import { PHONE_360 } from './support/phone';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
 const FLEET_MAP = 'features/fleet/FleetMap.tsx';
 let browser: Browser;

@@ -2,10 +2,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, launchBrowser, newPage, storeSession } from './support/browser';
 import { outboxCount, PHONE_360 } from './support/phone';
+import { sharedAppURL } from './support/shared-app';
 
 // Issue 27, item 10: work done without signal shows as queued, with the state it is meant to reach, once;
 // an assignment made offline is kept on the phone and sent once the signal is back, even after a reload.
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 let adminToken: string;
 

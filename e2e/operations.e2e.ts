@@ -3,8 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, launchBrowser, newPage, PHONE, scrollIntoView, signInThroughForm } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 let browser: Browser;
 let adminToken: string;
 

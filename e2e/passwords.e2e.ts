@@ -6,16 +6,17 @@
 import { type ParsedMail, simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
 import { api, newPage, openMenuIfCollapsed, signInThroughForm, storeSession } from './support/browser';
 import { type RunningApp, startApp } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { PHONE_360 } from './support/phone';
+import { sharedAppURL } from './support/shared-app';
 
 let browser: Browser;
 let adminToken: string;
-const baseURL = () => inject('baseURL');
+const baseURL = () => sharedAppURL();
 
 beforeAll(async () => {
   ({ browser, adminToken } = await browserAndAdmin());

@@ -31,8 +31,9 @@ import {
   signInThroughForm,
 } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/global-app';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 const ROUTES_SOURCE = readFileSync(join(DEFAULT_DIST, '..', '..', 'client', 'routes.tsx'), 'utf8');
 const PHONE_CONTEXT = { viewport: PHONE, isMobile: true, hasTouch: true };
 let browser: Browser;

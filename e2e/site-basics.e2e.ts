@@ -1,9 +1,10 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from './support/browser';
+import { sharedAppURL } from './support/shared-app';
 
 // Issue 27, item 19: the small things a browser and a crawler meet first.
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 const PHONE_360 = { width: 360, height: 740 };
 let browser: Browser;
 

@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
 import { api, newPage, signInThroughForm } from './support/browser';
 import { reportPosition } from './support/seed';
+import { sharedAppURL } from './support/shared-app';
 
-const baseURL = inject('baseURL');
+const baseURL = sharedAppURL();
 const PHONE_360 = { width: 360, height: 740 };
 let browser: Browser;
 let adminToken: string;

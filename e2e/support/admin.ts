@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import { api, launchBrowser } from './browser';
+import { sharedAppURL } from './shared-app';
 
 /** The ADMIN's bearer token, signed in through the REST API (for test data). */
 export async function adminTokenFor(baseURL: string, email: string, password: string): Promise<string> {
@@ -14,7 +15,7 @@ export async function adminTokenFor(baseURL: string, email: string, password: st
 export async function browserAndAdmin(): Promise<{ browser: Browser; adminToken: string }> {
   const browser = await launchBrowser();
   try {
-    const adminToken = await adminTokenFor(inject('baseURL'), inject('adminEmail'), inject('adminPassword'));
+    const adminToken = await adminTokenFor(sharedAppURL(), inject('adminEmail'), inject('adminPassword'));
     return { browser, adminToken };
   } catch (err) {
     await browser.close();

@@ -8,7 +8,8 @@ import { CHROMIUM_PATH } from './browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string;
+    /** The shared apps, one per worker of the browser tests' project (support/shared-app.ts picks one). */
+    baseURLs: string[];
     adminEmail: string;
     adminPassword: string;
   }
@@ -35,7 +36,7 @@ export interface RunningApp {
 
 /**
  * Starts the app exactly as the README says (`npm start`, embedded default) in a fresh data directory.
- * The global setup starts one for the browser tests; a test file whose data must not meet the others'
+ * The global setup starts the browser tests' shared ones; a test file whose data must not meet the others'
  * (the screen walk) starts its own.
  */
 export async function startApp(
@@ -112,10 +113,25 @@ export async function startApp(
   return { baseURL, stop };
 }
 
+/**
+ * The browser tests' shared apps: one per worker of their project, started one after the other (the first
+ * builds the client when it must). Two files that run at once are on two workers, so they never share an
+ * app; the files of one worker run one after another against its app, as they all did on one before.
+ */
 export default async function setup(project: TestProject) {
-  const app = await startApp();
-  project.provide('baseURL', app.baseURL);
+  const apps: RunningApp[] = [];
+  const stopAll = () => Promise.all(apps.map((app) => app.stop())).then(() => {});
+  try {
+    for (let i = 0; i < Math.max(1, project.config.maxWorkers); i++) apps.push(await startApp());
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  project.provide(
+    'baseURLs',
+    apps.map((app) => app.baseURL),
+  );
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
-  return app.stop;
+  return stopAll;
 }
