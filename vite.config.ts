@@ -71,7 +71,7 @@ function routeTemplates(): Plugin {
       const entryOwn = closure([entry.fileName]);
       const app = [...closure([chunkOf(APP_MODULE)])].filter((f) => !entryOwn.has(f));
       html.source = withPreloads(String(html.source), app);
-      const inEntry = closure([entry.fileName, ...app]);
+      const inEntry = new Set([...entryOwn, ...app]);
       const preloadsOf = (modules: string[]) =>
         [...closure(modules.map(chunkOf))].filter((f) => !inEntry.has(f));
 

@@ -494,6 +494,14 @@ describe('the stylesheet written into the page (issue 28)', () => {
   });
 });
 
+/** When the page's first contentful paint and the app's start (client/boot.ts) were, or null. */
+function paintAndStart(page: Page) {
+  return page.evaluate(() => ({
+    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    start: performance.getEntriesByName('mchanga:app-start')[0]?.startTime ?? null,
+  }));
+}
+
 describe('the app starts after the screen in the page has painted (client/boot.ts, issue 28)', () => {
   it('on a fast network and a slow phone, a drawn screen paints before the app runs; an empty page starts it at once', async () => {
     const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
@@ -517,14 +525,15 @@ describe('the app starts after the screen in the page has painted (client/boot.t
         .toBe(1);
       // The app has run: a staff screen drawn by the server is live.
       await expect.poll(() => page.locator('#root').getAttribute('inert'), { timeout: 30_000 }).toBeNull();
-      return page.evaluate(() => ({
-        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-        start: performance.getEntriesByName('mchanga:app-start')[0]?.startTime ?? null,
+      return {
+        ...(await paintAndStart(page)),
         // The app's code came before it ran: the page preloads it beside the entry.
-        preloaded: [...document.querySelectorAll('link[rel="modulepreload"]')].some((l) =>
-          /\/assets\/main-[\w-]+\.js$/.test((l as HTMLLinkElement).href),
+        preloaded: await page.evaluate(() =>
+          [...document.querySelectorAll('link[rel="modulepreload"]')].some((l) =>
+            /\/assets\/main-[\w-]+\.js$/.test((l as HTMLLinkElement).href),
+          ),
         ),
-      }));
+      };
     };
     for (const path of ['/ops/orders', '/', '/ops/finance']) {
       const page = await context.newPage();
@@ -547,10 +556,7 @@ describe('the app starts after the screen in the page has painted (client/boot.t
     await expect
       .poll(() => page.evaluate(() => performance.getEntriesByName('first-contentful-paint').length))
       .toBe(1);
-    const bareTiming = await page.evaluate(() => ({
-      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-      start: performance.getEntriesByName('mchanga:app-start')[0]?.startTime ?? null,
-    }));
+    const bareTiming = await paintAndStart(page);
     expect(bareTiming.start).not.toBeNull();
     expect(bareTiming.paint).not.toBeNull();
     expect(bareTiming.start!).toBeLessThan(bareTiming.paint!);
