@@ -564,6 +564,85 @@ describe('the app starts after the screen in the page has painted (client/boot.t
   });
 });
 
+/** Forced recalculations or layouts of more than this many elements are the screen's, not a label's. */
+const FORCED_WORK_LIMIT = 20;
+
+/**
+ * Style and layout the app's own code made the browser do at once over more than FORCED_WORK_LIMIT
+ * elements (a read of a size or position right after the DOM changed), from a Chrome trace of the page:
+ * each forced recalculation or layout carries the script's stack, the browser's own ones none. (The charts'
+ * labels measure their words on one hidden element, visx's Text: a few elements each.)
+ */
+async function forcedLayoutsWhile(page: Page, load: () => Promise<void>): Promise<string[]> {
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, {
+    categories: [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'disabled-by-default-devtools.timeline.stack',
+    ],
+  });
+  await load();
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+    traceEvents: {
+      name: string;
+      dur?: number;
+      args?: {
+        elementCount?: number;
+        beginData?: { stackTrace?: { url: string }[]; dirtyObjects?: number };
+      };
+    }[];
+  };
+  return trace.traceEvents.flatMap((e) => {
+    const work =
+      e.name === 'UpdateLayoutTree'
+        ? (e.args?.elementCount ?? 0)
+        : e.name === 'Layout'
+          ? (e.args?.beginData?.dirtyObjects ?? 0)
+          : 0;
+    const script = e.args?.beginData?.stackTrace?.find((f) => /\/assets\//.test(f.url));
+    return script && work > FORCED_WORK_LIMIT
+      ? [`${e.name} of ${work} (${((e.dur ?? 0) / 1000).toFixed(1)} ms) from ${script.url}`]
+      : [];
+  });
+}
+
+describe('the first render over a drawn screen (issue 28: long tasks on /ops/finance and My Orders)', () => {
+  it('makes the browser lay nothing out inside its script: the charts and the payment box measure by observing', async () => {
+    const { email, token } = await customerWithOrder('Kenol Junction, Makuyu');
+    const customer = await coldSignedInPhone({ token, role: 'CUSTOMER', name: 'Wanjiru Kamau', email });
+    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    const staff = await coldSignedInPhone({
+      token: admin.token,
+      role: 'ADMIN',
+      name: 'Admin',
+      email: ADMIN_EMAIL,
+    });
+    for (const [context, path, measured] of [
+      [customer, '/customer', '.pay-box'],
+      [staff, '/ops/finance', '.chart-frame svg'],
+    ] as const) {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      const forced = await forcedLayoutsWhile(page, async () => {
+        await page.goto(path);
+        await expect.poll(() => page.locator('#root').getAttribute('inert'), { timeout: 30_000 }).toBeNull();
+        // What measures itself is on the screen the app drew (the chart drawn at its measured width).
+        await page.locator(measured).first().waitFor();
+        await page.waitForTimeout(300);
+      });
+      expect(forced, path).toEqual([]);
+      expect(errors, path).toEqual([]);
+      await page.close();
+    }
+    await customer.close();
+    await staff.close();
+  });
+});
+
 describe('the service worker', () => {
   it('precaches the shell and the screens (not API answers), so signed-out screens open offline', async () => {
     const { context, page } = await newPage(browser, baseURL, PHONE);

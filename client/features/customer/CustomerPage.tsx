@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { needsPayment } from '../../../shared/domain/payments';
 import { isClosedOrder } from '../../../shared/enums';
@@ -46,9 +46,19 @@ function PayForOrder({
   const paybill = mpesa.data?.paybill;
   const box = useRef<HTMLElement>(null);
   const height = useRef(0);
-  useLayoutEffect(() => {
-    if (!settled && box.current) height.current = box.current.offsetHeight;
-  });
+  // The box's height as the browser last laid it out, until it settles. Observed, not read in a layout
+  // effect: reading it there made every commit of My Orders lay the page out inside the app's script
+  // (on the first render over the server's screen, a forced style recalculation of the whole screen).
+  useEffect(() => {
+    const el = box.current;
+    if (settled || !el || typeof ResizeObserver === 'undefined') return;
+    // The observer reports after the browser's own layout, so reading the height there costs nothing.
+    const observer = new ResizeObserver(() => {
+      height.current = el.offsetHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [settled]);
   return (
     <section
       ref={box}

@@ -27,10 +27,13 @@ export function ChartFrame({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  // Measured by the observer only, which reports once the browser has laid the frame out (its first
+  // report comes with the frame's first layout). Reading the width here as well made the app's first
+  // commit over a server-drawn screen lay the whole screen out inside its script (issue 28: a long task
+  // on /ops/finance). The frame keeps the chart's height meanwhile, so nothing moves when it is drawn.
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setWidth(Math.floor(el.getBoundingClientRect().width));
     const observer = new ResizeObserver(([entry]) => {
       if (entry) setWidth(Math.floor(entry.contentRect.width));
     });
