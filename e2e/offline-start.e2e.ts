@@ -127,4 +127,56 @@ describe('the installed app without signal', () => {
     expect(await page.evaluate(async () => (await caches.keys()).includes('mchanga-snapshots'))).toBe(false);
     await phone.close();
   }, 90_000);
+
+  it('keeps a long screen down to two screen heights only, and the app draws the rest (issue 28: repeat visits)', async () => {
+    const email = `kept-long-${Date.now()}@example.co.ke`;
+    const password = 'kept-pass-1234';
+    const { token } = await api<{ token: string }>(phones.baseURL, 'POST', '/api/auth/register', {
+      name: 'Otieno Builders',
+      email,
+      password,
+    });
+    const sites = ['Kenol', 'Makuyu', 'Gatanga', 'Kandara', 'Mang’u', 'Witeithie'].map((s) => `${s} site`);
+    for (const site of sites)
+      await api(phones.baseURL, 'POST', '/api/orders', { site, sandType: 'coarse', trucks: 1 }, token);
+    const phone = await phones.launch(phones.newProfile());
+    const page = phone.pages()[0] ?? (await phone.newPage());
+    await signIn(page, { email, password }, '/customer');
+    await untilControlled(page);
+    for (const site of sites) await page.getByText(site).first().waitFor({ state: 'attached' });
+    // Where each order's site line and card are on the page: a site line wholly within two screens from
+    // the top is kept (its card may go on below them), a card wholly below them is not.
+    const places = await page.evaluate(
+      (sites) =>
+        sites.map((site) => {
+          const line = [...document.querySelectorAll('dd')].find((d) => d.textContent === site)!;
+          const card = line.closest('article')!;
+          return {
+            site,
+            line: line.getBoundingClientRect().bottom + scrollY,
+            card: card.getBoundingClientRect().top + scrollY,
+            cut: 2 * innerHeight,
+          };
+        }),
+      sites,
+    );
+    const within = places.filter((p) => p.line <= p.cut).map((p) => p.site);
+    const below = places.filter((p) => p.card >= p.cut).map((p) => p.site);
+    expect(within.length).toBeGreaterThan(0);
+    expect(below.length).toBeGreaterThan(0);
+    const kept = () =>
+      page.evaluate(async () => (await (await caches.open('mchanga-snapshots')).match('/customer'))?.text());
+    await expect.poll(kept).toContain(within[0]);
+    const screen = (await kept())!;
+    for (const site of within) expect(screen).toContain(site);
+    for (const site of below) expect(screen).not.toContain(site);
+
+    // The repeat visit paints the kept top; the app then draws every order.
+    const html = (await (await page.goto('/customer'))?.text()) ?? '';
+    expect(html).toContain(within[0]);
+    expect(html).not.toContain(below[0]);
+    await expect.poll(() => page.locator('#root').getAttribute('data-snapshot')).toBeNull();
+    for (const site of sites) await page.getByText(site).first().waitFor({ state: 'attached' });
+    await phone.close();
+  }, 90_000);
 });

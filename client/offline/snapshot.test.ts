@@ -4,6 +4,9 @@ import {
   clearSnapshot,
   KEPT_SCREEN_END,
   keptScreenPage,
+  keptTop,
+  type LaidOut,
+  type Removable,
   SNAPSHOT_ATTRIBUTE,
 } from './snapshot';
 
@@ -86,5 +89,139 @@ describe('keptScreenPage', () => {
     ['a page without a head', SHELL.replace('</head>', ''), 'a'],
   ])('leaves the page as it is for %s', (_what, html, user) => {
     expect(keptScreenPage(html, SCREEN, user)).toBe(html);
+  });
+});
+
+describe('keptTop', () => {
+  /** A laid-out element `[top, bottom]` (page pixels) and its copy, with its children. */
+  interface Fake {
+    name: string;
+    top: number;
+    bottom: number;
+    children: Fake[];
+    pinned?: boolean;
+  }
+  const el = (name: string, top: number, bottom: number, children: Fake[] = [], pinned = false): Fake => ({
+    name,
+    top,
+    bottom,
+    children,
+    pinned,
+  });
+  /** The live tree at `scrollY`, as the DOM gives it: places on the screen. */
+  const shown = (f: Fake, scrollY: number): LaidOut & { fake: Fake } => ({
+    fake: f,
+    children: f.children.map((c) => shown(c, scrollY)),
+    getBoundingClientRect: () => ({
+      top: f.top - scrollY,
+      bottom: f.bottom - scrollY,
+      width: f.bottom > f.top ? 360 : 0,
+      height: f.bottom - f.top,
+    }),
+  });
+  /** The copy: what is left of it, as names. */
+  interface Copy extends Removable {
+    name: string;
+    parent?: Copy;
+    children: Copy[];
+  }
+  function copyOf(f: Fake): Copy {
+    const node: Copy = {
+      name: f.name,
+      children: [],
+      remove() {
+        node.parent!.children.splice(node.parent!.children.indexOf(node), 1);
+      },
+    };
+    for (const c of f.children) {
+      const child = copyOf(c);
+      child.parent = node;
+      node.children.push(child);
+    }
+    return node;
+  }
+  const names = (n: Copy): string[] => [n.name, ...n.children.flatMap(names)];
+  const pinned = (e: LaidOut) => (e as LaidOut & { fake: Fake }).fake.pinned === true;
+
+  const screen = el('root', 0, 3000, [
+    el('header', 0, 60),
+    el('nav (hidden)', 0, 0, [el('link', 0, 0)]),
+    el('main', 60, 3000, [
+      el('h1', 60, 100),
+      el('list', 100, 3000, [
+        el('card 1', 100, 700, [el('card 1 text', 120, 680)]),
+        el('card 2', 700, 1300, [el('card 2 top', 720, 900), el('card 2 foot', 1250, 1300)]),
+        el('card 3', 1300, 1900),
+        el('card 4', 1900, 2500),
+      ]),
+    ]),
+    el('toast (fixed)', 2900, 2950, [], true),
+  ]);
+
+  it.each([
+    // [cut, scrollY, what is left]
+    [
+      'two screens of 600 px, at the top',
+      1200,
+      0,
+      [
+        'root',
+        'header',
+        'nav (hidden)',
+        'link',
+        'main',
+        'h1',
+        'list',
+        'card 1',
+        'card 1 text',
+        'card 2',
+        'card 2 top',
+        'toast (fixed)',
+      ],
+    ],
+    [
+      'the same, saved scrolled down 1,000 px: places on the page, not on the screen',
+      1200,
+      1000,
+      [
+        'root',
+        'header',
+        'nav (hidden)',
+        'link',
+        'main',
+        'h1',
+        'list',
+        'card 1',
+        'card 1 text',
+        'card 2',
+        'card 2 top',
+        'toast (fixed)',
+      ],
+    ],
+    [
+      'a cut between two cards',
+      1300,
+      0,
+      [
+        'root',
+        'header',
+        'nav (hidden)',
+        'link',
+        'main',
+        'h1',
+        'list',
+        'card 1',
+        'card 1 text',
+        'card 2',
+        'card 2 top',
+        'card 2 foot',
+        'toast (fixed)',
+      ],
+    ],
+    ['a screen shorter than the cut: all of it', 4000, 0, names(copyOf(screen))],
+  ])('%s', (_name, cut, scrollY, left) => {
+    const copy = copyOf(screen);
+    keptTop(shown(screen, scrollY), copy, cut, scrollY, pinned);
+    expect(names(copy)).toEqual(left);
   });
 });
