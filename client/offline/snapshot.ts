@@ -1,9 +1,10 @@
 /**
- * The last rendered screen of a signed-in user, kept so that a repeat visit paints it at once (issue 12: a repeat visit
- * paints in ≤ 1 s on a slow phone). The page keeps the markup of the screen it shows, per address and down
- * to KEPT_SCREEN_HEIGHTS screens from the top, in the Cache Storage; the service worker puts it into the shell's `<div id="root">` when it answers a
- * navigation to that address (client/sw.ts). The browser paints it with the HTML, before any script; the
- * app then renders over it from the same kept data (client/offline/persist.ts) and asks the server again.
+ * The last rendered screen of a signed-in user, kept so that a repeat visit paints it at once (issue 12: a
+ * repeat visit paints in ≤ 1 s on a slow phone). The page keeps the markup of the screen it shows, per
+ * address and down to KEPT_SCREEN_HEIGHTS screens from the top, in the Cache Storage; the service worker
+ * puts it into the shell's `<div id="root">` when it answers a navigation to that address (client/sw.ts).
+ * The browser paints it with the HTML, before any script; the app then renders over it from the same kept
+ * data (client/offline/persist.ts) and asks the server again.
  *
  * Until the app has rendered, the kept screen is `inert` (nothing on it can be clicked or typed into) and
  * marked busy. Staff screens are kept (with their data, client/offline/persist.ts) and the customer's My
