@@ -72,6 +72,15 @@ async function coldSignedInPhone(user: { token: string; role: string; name: stri
   return context;
 }
 
+/** The shared app's ADMIN, signed in through the API, as coldSignedInPhone takes a user. */
+async function signedInAdmin() {
+  const { token } = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+  });
+  return { token, role: 'ADMIN', name: 'Admin', email: ADMIN_EMAIL };
+}
+
 describe('the build (dist/client, made by npm start)', () => {
   it('keeps the JavaScript the landing page loads first within 90 KB brotli', () => {
     // Throws (fails) when the build or its manifest is missing: the budget is never skipped.
@@ -458,17 +467,9 @@ describe('a signed-in screen drawn by the server with its data (issue 28)', () =
 
 describe('the stylesheet written into the page (issue 28)', () => {
   it("is not fetched and applied a second time by a workspace tab's lazy import", async () => {
-    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-    });
+    const admin = await signedInAdmin();
     for (const path of ['/ops/finance', '/ops/orders']) {
-      const context = await coldSignedInPhone({
-        token: admin.token,
-        role: 'ADMIN',
-        name: 'Admin',
-        email: ADMIN_EMAIL,
-      });
+      const context = await coldSignedInPhone(admin);
       const page = await context.newPage();
       const errors = watchErrors(page);
       const stylesheets: string[] = [];
@@ -504,16 +505,7 @@ function paintAndStart(page: Page) {
 
 describe('the app starts after the screen in the page has painted (client/boot.ts, issue 28)', () => {
   it('on a fast network and a slow phone, a drawn screen paints before the app runs; an empty page starts it at once', async () => {
-    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-    });
-    const context = await coldSignedInPhone({
-      token: admin.token,
-      role: 'ADMIN',
-      name: 'Admin',
-      email: ADMIN_EMAIL,
-    });
+    const context = await coldSignedInPhone(await signedInAdmin());
     const startedAfterPaint = async (page: Page, path: string) => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -611,16 +603,7 @@ describe('the first render over a drawn screen (issue 28: long tasks on /ops/fin
   it('makes the browser lay nothing out inside its script: the charts and the payment box measure by observing', async () => {
     const { email, token } = await customerWithOrder('Kenol Junction, Makuyu');
     const customer = await coldSignedInPhone({ token, role: 'CUSTOMER', name: 'Wanjiru Kamau', email });
-    const admin = await api<TAuthResult>(baseURL, 'POST', '/api/auth/login', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-    });
-    const staff = await coldSignedInPhone({
-      token: admin.token,
-      role: 'ADMIN',
-      name: 'Admin',
-      email: ADMIN_EMAIL,
-    });
+    const staff = await coldSignedInPhone(await signedInAdmin());
     for (const [context, path, measured] of [
       [customer, '/customer', '.pay-box'],
       [staff, '/ops/finance', '.chart-frame svg'],

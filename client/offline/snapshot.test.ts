@@ -158,66 +158,31 @@ describe('keptTop', () => {
     el('toast (fixed)', 2900, 2950, [], true),
   ]);
 
+  /** What stays of the screen above a cut through card 2's middle, the fixed toast aside. */
+  const aboveCard2Middle = [
+    'root',
+    'header',
+    'nav (hidden)',
+    'link',
+    'main',
+    'h1',
+    'list',
+    'card 1',
+    'card 1 text',
+    'card 2',
+    'card 2 top',
+  ];
+
   it.each([
     // [cut, scrollY, what is left]
-    [
-      'two screens of 600 px, at the top',
-      1200,
-      0,
-      [
-        'root',
-        'header',
-        'nav (hidden)',
-        'link',
-        'main',
-        'h1',
-        'list',
-        'card 1',
-        'card 1 text',
-        'card 2',
-        'card 2 top',
-        'toast (fixed)',
-      ],
-    ],
+    ['two screens of 600 px, at the top', 1200, 0, [...aboveCard2Middle, 'toast (fixed)']],
     [
       'the same, saved scrolled down 1,000 px: places on the page, not on the screen',
       1200,
       1000,
-      [
-        'root',
-        'header',
-        'nav (hidden)',
-        'link',
-        'main',
-        'h1',
-        'list',
-        'card 1',
-        'card 1 text',
-        'card 2',
-        'card 2 top',
-        'toast (fixed)',
-      ],
+      [...aboveCard2Middle, 'toast (fixed)'],
     ],
-    [
-      'a cut between two cards',
-      1300,
-      0,
-      [
-        'root',
-        'header',
-        'nav (hidden)',
-        'link',
-        'main',
-        'h1',
-        'list',
-        'card 1',
-        'card 1 text',
-        'card 2',
-        'card 2 top',
-        'card 2 foot',
-        'toast (fixed)',
-      ],
-    ],
+    ['a cut between two cards', 1300, 0, [...aboveCard2Middle, 'card 2 foot', 'toast (fixed)']],
     ['a screen shorter than the cut: all of it', 4000, 0, names(copyOf(screen))],
   ])('%s', (_name, cut, scrollY, left) => {
     const copy = copyOf(screen);
