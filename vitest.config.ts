@@ -66,6 +66,10 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-app.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // expect.poll's own default is one second: on a loaded CI machine a screen's first fetch after a
+          // sign-in took longer than that (e2e/revoked failed there at 7.7 s with the list not yet drawn).
+          // A poll ends as soon as it matches, so a passing test is no slower.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
