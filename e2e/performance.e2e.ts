@@ -626,6 +626,78 @@ describe('the first render over a drawn screen (issue 28: long tasks on /ops/fin
   });
 });
 
+/**
+ * Records on the page every Intl object made (formatters, collators: each names its stack) and every
+ * call that makes one behind the scenes (localeCompare, toLocaleString).
+ */
+function recordIntl(context: BrowserContext) {
+  // As written, not transpiled: this runs in the page before its scripts.
+  return context.addInitScript({
+    content: `(() => {
+      const made = (window.intlMade = []);
+      const where = () => (new Error().stack || '').split('\\n').slice(3, 5).join(' < ');
+      for (const kind of ['NumberFormat', 'DateTimeFormat', 'Collator', 'RelativeTimeFormat', 'ListFormat', 'DisplayNames']) {
+        const Real = Intl[kind];
+        function Recorded(...args) {
+          made.push(kind + ' ' + JSON.stringify(args) + ' ' + where());
+          return new Real(...args);
+        }
+        Recorded.prototype = Real.prototype;
+        Recorded.supportedLocalesOf = Real.supportedLocalesOf;
+        Intl[kind] = Recorded;
+      }
+      for (const [proto, name] of [
+        [String.prototype, 'localeCompare'],
+        [Number.prototype, 'toLocaleString'],
+        [Date.prototype, 'toLocaleString'],
+        [Date.prototype, 'toLocaleDateString'],
+        [Date.prototype, 'toLocaleTimeString'],
+      ]) {
+        const real = proto[name];
+        proto[name] = function (...args) {
+          made.push(name + ' ' + where());
+          return real.apply(this, args);
+        };
+      }
+    })();`,
+  });
+}
+
+describe('a screen as it opens (issue 28: the first Intl formatter cost ~40 ms of main thread)', () => {
+  it('writes its figures and dates without Intl: the public pages, My Orders and the staff screens', async () => {
+    const { email, token } = await customerWithOrder('Kenol Junction, Makuyu');
+    const visitor = await browser.newContext({ ...PHONE_CONTEXT, baseURL, serviceWorkers: 'block' });
+    const customer = await coldSignedInPhone({ token, role: 'CUSTOMER', name: 'Wanjiru Kamau', email });
+    const staff = await coldSignedInPhone(await signedInAdmin());
+    const visits = [
+      [visitor, '/', 'KES'],
+      [customer, '/customer', 'Kenol Junction, Makuyu'],
+      [customer, '/order', 'KES'],
+      [staff, '/ops/orders', 'Kenol Junction, Makuyu'],
+      [staff, '/ops/finance', 'KES'],
+      [staff, '/ops/audit', 'Entries confirmed as intentional duplicates'],
+    ] as const;
+    for (const context of [visitor, customer, staff]) await recordIntl(context);
+    for (const [context, path, shown] of visits) {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(path);
+      await expect
+        .poll(() => page.evaluate(() => performance.getEntriesByName('mchanga:app-rendered').length), {
+          timeout: 30_000,
+        })
+        .toBe(1);
+      await page.locator('main').getByText(shown).first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+      const made = await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade);
+      expect(made, path).toEqual([]);
+      expect(errors, path).toEqual([]);
+      await page.close();
+    }
+    for (const context of [visitor, customer, staff]) await context.close();
+  });
+});
+
 describe('the service worker', () => {
   it('precaches the shell and the screens (not API answers), so signed-out screens open offline', async () => {
     const { context, page } = await newPage(browser, baseURL, PHONE);

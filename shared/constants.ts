@@ -5,6 +5,12 @@ export const MIN_TRUCKS_PER_ORDER = 1;
 export const MAX_TRUCKS_PER_ORDER = 20;
 export const PASSWORD_MIN_LENGTH = 8;
 export const BUSINESS_TIME_ZONE = 'Africa/Nairobi';
+/**
+ * Nairobi's offset from UTC: East Africa Time, UTC+3 all year with no summer time since 1960 (the tz
+ * database). Dates and clock times of the business are worked out from it without Intl
+ * (shared/domain/business-clock.ts); business-clock.test.ts holds it to Intl's zone data.
+ */
+export const BUSINESS_UTC_OFFSET_MINUTES = 180;
 
 export const MESSAGES = {
   invalidLogin: 'Invalid email or password.',

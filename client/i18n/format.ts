@@ -2,6 +2,7 @@ import {
   formatCalendarDay,
   formatClock,
   formatDateTime,
+  formatDecimals,
   formatDuration,
   formatKm,
   formatMoney,
@@ -32,6 +33,8 @@ export function useFormat() {
     money: (amount: number) => formatMoney(amount, locale),
     moneyFigure: (amount: number) => formatMoneyFigure(amount, locale),
     number: (n: number) => formatNumber(n, locale),
+    /** "20.0": exactly `digits` decimals. */
+    decimals: (n: number, digits: number) => formatDecimals(n, digits, locale),
     tonnes: (tonnes: number) => formatTonnes(tonnes, locale),
     km: (km: number) => formatKm(km, locale),
     duration: (minutes: number) => formatDuration(minutes, locale),

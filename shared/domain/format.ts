@@ -1,6 +1,8 @@
 import { BUSINESS_TIME_ZONE } from '../constants';
 import type { Language } from '../enums';
-import { fromCents, toCents } from './money';
+import { businessTime, CALENDAR_NAMES, twoDigits, utcFields } from './business-clock';
+import { compactText, decimalText, groupThousands } from './decimal-text';
+import { toCents } from './money';
 
 /** The screens' languages: English and Kiswahili (both as written in Kenya). */
 export type Locale = Language;
@@ -8,9 +10,11 @@ export type Locale = Language;
 export const intlLocale = (locale: Locale = 'en'): string => (locale === 'sw' ? 'sw-KE' : 'en-KE');
 
 /**
- * Each formatter is made on first use, then kept: making an Intl formatter loads locale and time zone
- * data, and making all of them as this module loaded cost a cold staff screen ~80 ms of main thread on a
- * desktop CPU before its first render (issue 28), most of them for formats the screen never shows.
+ * Figures, dates and times are written out here without Intl (shared/domain/decimal-text.ts and
+ * business-clock.ts, held to Intl's output by their tests): the first Intl formatter a page makes costs
+ * Chromium ~40 ms of main thread, the longest task of a cold screen on a slow phone (issue 28). Intl
+ * writes only what those cannot (a number in exponent form, an instant before 1970, an invalid date,
+ * which it refuses as before), each formatter made on first use, then kept.
  */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
@@ -24,7 +28,9 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, 
 
 /** "1,234.5" — tonnes, litres, kilometres and counts with en-KE (or sw-KE) separators (up to 3 decimals). */
 export function formatNumber(n: number, locale: Locale = 'en'): string {
-  return cached(`n:${locale}`, () => new Intl.NumberFormat(intlLocale(locale))).format(n);
+  return (
+    decimalText(n, 0, 3) ?? cached(`n:${locale}`, () => new Intl.NumberFormat(intlLocale(locale))).format(n)
+  );
 }
 
 const MINUS = '\u2212';
@@ -41,26 +47,43 @@ export function formatMoney(amount: number, locale: Locale = 'en'): string {
 }
 
 /** "8,500.50": formatMoney's figure without currency or sign, for a label that already says "KES". */
-export function formatMoneyFigure(amount: number, locale: Locale = 'en'): string {
+export function formatMoneyFigure(amount: number, _locale: Locale = 'en'): string {
+  // en-KE and sw-KE write an amount alike; the language stays in the call for the day they do not.
+  // A whole number of cents, up to the largest safe integer (toCents refuses more).
   const cents = toCents(Math.abs(amount));
-  const whole = cents % 100 === 0;
-  const f = whole
-    ? cached(`mw:${locale}`, () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 0 }))
-    : cached(
-        `mc:${locale}`,
-        () =>
-          new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-      );
-  return f.format(fromCents(cents));
+  const whole = groupThousands(String(Math.trunc(cents / 100)));
+  return cents % 100 === 0 ? whole : `${whole}.${twoDigits(cents % 100)}`;
+}
+
+/** "45K", "1.2M", "-3K": a chart tick, where a short label beats the exact figure (as Intl writes it). */
+export function formatCompact(value: number): string {
+  const figure =
+    compactText(Math.abs(value)) ??
+    cached(
+      'compact',
+      () => new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 }),
+    ).format(Math.abs(value));
+  return `${value < 0 ? '-' : ''}${figure}`;
 }
 
 /** "KES 45K", "−KES 1.2M": chart ticks, where a short label beats the exact figure. */
 export function formatMoneyCompact(amount: number): string {
-  const compact = cached(
-    'compact',
-    () => new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 }),
+  return `${amount < 0 ? MINUS : ''}KES ${formatCompact(Math.abs(amount))}`;
+}
+
+/** "20.0", "1,234.5": a figure with exactly `digits` decimals (both languages write it alike). */
+export function formatDecimals(n: number, digits: number, locale: Locale = 'en'): string {
+  return (
+    decimalText(n, digits, digits) ??
+    cached(
+      `f${digits}:${locale}`,
+      () =>
+        new Intl.NumberFormat(intlLocale(locale), {
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+        }),
+    ).format(n)
   );
-  return `${amount < 0 ? MINUS : ''}KES ${compact.format(Math.abs(amount))}`;
 }
 
 /** "1 active load", "3 active loads", "2 duplicate entries": the count with its noun in the right number. */
@@ -95,15 +118,19 @@ export function formatDuration(minutes: number, locale: Locale = 'en'): string {
 /** "12 km", "12.3 km" (one decimal at most; Kiswahili with sw-KE separators). */
 export function formatKm(km: number, locale: Locale = 'en'): string {
   if (locale === 'en') return `${Number.isInteger(km) ? km : km.toFixed(1)} km`;
-  const f = cached(
-    `km:${locale}`,
-    () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 }),
-  );
-  return `${f.format(km)} km`;
+  const figure =
+    decimalText(km, 0, 1) ??
+    cached(
+      `km:${locale}`,
+      () => new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 }),
+    ).format(km);
+  return `${figure} km`;
 }
 
 /** "14:05" — the time of day in Nairobi. */
 export function formatClock(at: Date, locale: Locale = 'en'): string {
+  const t = businessTime(at.getTime());
+  if (t) return `${twoDigits(t.hour)}:${twoDigits(t.minute)}`;
   return cached(
     `c:${locale}`,
     () =>
@@ -121,6 +148,13 @@ export function formatClock(at: Date, locale: Locale = 'en'): string {
  * at UTC midnight and never shifted by the reader's zone.
  */
 export function formatCalendarDay(date: string, locale: Locale = 'en'): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  if (!Number.isNaN(at.getTime())) {
+    const d = utcFields(at);
+    const names = CALENDAR_NAMES[locale];
+    return `${names.weekdays[d.weekday]}, ${d.day} ${names.monthsLong[d.month - 1]}`;
+  }
+  // Intl refuses an invalid date (RangeError), as it always has here.
   const f = cached(
     `d:${locale}`,
     () =>
@@ -131,7 +165,7 @@ export function formatCalendarDay(date: string, locale: Locale = 'en'): string {
         timeZone: 'UTC',
       }),
   );
-  return f.format(new Date(`${date}T00:00:00Z`));
+  return f.format(at);
 }
 
 /**
@@ -143,6 +177,14 @@ export function formatDateTime(
   style: 'medium' | 'short' = 'medium',
   locale: Locale = 'en',
 ): string {
+  const instant = at instanceof Date ? at : new Date(at);
+  const t = businessTime(instant.getTime());
+  if (t) {
+    const clock = `${twoDigits(t.hour)}:${twoDigits(t.minute)}`;
+    return style === 'short'
+      ? `${twoDigits(t.day)}/${twoDigits(t.month)}/${t.year}, ${clock}`
+      : `${t.day} ${CALENDAR_NAMES[locale].monthsShort[t.month - 1]} ${t.year}, ${clock}`;
+  }
   const f = cached(
     `t:${style}:${locale}`,
     () =>
@@ -152,7 +194,7 @@ export function formatDateTime(
         timeZone: BUSINESS_TIME_ZONE,
       }),
   );
-  return f.format(at instanceof Date ? at : new Date(at));
+  return f.format(instant);
 }
 
 /** A file size as a person reads it: 950 B, 4.7 MB, 1.2 GB (decimal units, one decimal from kB up). */

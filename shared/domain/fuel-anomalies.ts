@@ -5,6 +5,7 @@
  * interval's consumption.
  */
 import type { FuelAnomalyKind } from '../enums';
+import { formatNumber } from './format';
 
 /** Consumption is judged once the truck has this many earlier fill intervals. */
 export const CONSUMPTION_MIN_FILLS = 5;
@@ -60,7 +61,7 @@ export function litresPer100Km(litres: number | null, gpsKm: number | null): num
 }
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
-const km = (n: number) => `${r1(n).toLocaleString('en-KE')} km`;
+const km = (n: number) => `${formatNumber(r1(n))} km`;
 
 export function checkFuelLog(input: FuelCheckInput): FuelFinding[] {
   const out: FuelFinding[] = [];

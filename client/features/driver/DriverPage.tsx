@@ -33,7 +33,7 @@ function JobContact({ job }: { job: TDriverDashboard['assignments'][number] }) {
 }
 
 function StatCards({ d }: { d: TDriverDashboard }) {
-  const { t, number, tonnes, moneyFigure, locale } = useFormat();
+  const { t, number, tonnes, moneyFigure, decimals } = useFormat();
   const s = d.summary;
   const trend = s.trend === null ? null : Math.round(s.trend * 1000) / 10;
   return (
@@ -51,13 +51,7 @@ function StatCards({ d }: { d: TDriverDashboard }) {
       />
       <StatCard
         label={t('driver.averageTonnes')}
-        value={
-          locale === 'en'
-            ? s.averageTonnesPerLoad.toFixed(1)
-            : new Intl.NumberFormat('sw-KE', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
-                s.averageTonnesPerLoad,
-              )
-        }
+        value={decimals(s.averageTonnesPerLoad, 1)}
         note={
           trend !== null ? (
             <span className={trend >= 0 ? 'trend trend--up' : 'trend trend--down'}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatNumber } from '../../../shared/domain/format';
+import { compareIso } from '../../../shared/domain/time';
 import { COST_TYPES } from '../../../shared/enums';
 import {
   AUDIT_STATUSES,
@@ -227,7 +228,7 @@ export function AuditTab(_props: TabProps) {
   };
   const records = trpc.admin.audit.list.useQuery(input);
   const trucks = trpc.admin.trucks.list.useQuery();
-  const sorted = [...(records.data ?? [])].sort((a, b) => b.eventAt.localeCompare(a.eventAt));
+  const sorted = [...(records.data ?? [])].sort((a, b) => compareIso(b.eventAt, a.eventAt));
   const refresh = () => {
     void utils.admin.audit.list.invalidate();
     void utils.admin.costs.list.invalidate();

@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'react';
+import { compareIso } from '../../../shared/domain/time';
 import { RECEIVABLE_SORTS } from '../../../shared/schemas/accounts';
 import { useDateTime } from '../../i18n/format';
 import { useStaffT } from '../../i18n/staff';
@@ -27,7 +28,7 @@ export function Receivables() {
       balance: (a, b) => b.balance - a.balance,
       overdue: (a, b) => b.overdue - a.overdue || b.balance - a.balance,
       name: (a, b) => a.name.localeCompare(b.name),
-      lastPayment: (a, b) => (b.lastPaymentAt ?? '').localeCompare(a.lastPaymentAt ?? ''),
+      lastPayment: (a, b) => compareIso(b.lastPaymentAt ?? '', a.lastPaymentAt ?? ''),
     };
     return list.sort(by[sort]);
   }, [view.data, sort]);

@@ -2,6 +2,7 @@ import { AxisBottom, AxisLeft } from '@visx/axis';
 import { scaleLinear, scalePoint } from '@visx/scale';
 import { LinePath } from '@visx/shape';
 import type { z } from 'zod';
+import { formatCompact } from '../../../shared/domain/format';
 import type { ZFinancePoint } from '../../../shared/schemas/money';
 import { CHART_COLORS, CHART_FONT, ChartFrame, LINE_CHART_HEIGHT, LINE_CHART_WIDE } from './ChartFrame';
 import { dayTicks } from './layout';
@@ -24,7 +25,6 @@ const SERIES = [
 ];
 const dayLabel = (date: string, months: string[]) =>
   `${Number(date.slice(8, 10))} ${months[Number(date.slice(5, 7)) - 1] ?? date.slice(5, 7)}`;
-const compact = new Intl.NumberFormat('en-KE', { notation: 'compact', maximumFractionDigits: 1 });
 const tickLabel = { fontSize: CHART_FONT, fill: CHART_COLORS.muted, fontFamily: 'inherit' };
 
 function Lines({
@@ -91,7 +91,7 @@ function Lines({
         tickValues={yTicks}
         hideTicks
         hideAxisLine
-        tickFormat={(v) => compact.format(Number(v))}
+        tickFormat={(v) => formatCompact(Number(v))}
         tickLabelProps={{ ...tickLabel, textAnchor: 'end', dx: -4, dy: 4 }}
       />
       <AxisBottom
