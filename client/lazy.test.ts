@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { preloadable } from './lazy';
+import { inSteps, preloadable } from './lazy';
 
 const Screen = () => null;
 
@@ -21,5 +21,32 @@ describe('preloadable', () => {
     await expect(page.preload()).rejects.toThrow('connection dropped');
     await expect(page.preload()).resolves.toBeUndefined();
     expect(load).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('inSteps', () => {
+  it('runs each step in a task of its own, in order, then the last', async () => {
+    const seen: string[] = [];
+    // A task queued as each step runs: it runs before the next step only if the steps yield to tasks.
+    const step = (name: string) => async () => {
+      seen.push(name);
+      setTimeout(() => seen.push(`task after ${name}`), 0);
+    };
+    const result = await inSteps([step('zod'), step('api')], async () => {
+      seen.push('islands');
+      return 'loaded';
+    });
+    expect(result).toBe('loaded');
+    expect(seen).toEqual(['zod', 'task after zod', 'api', 'task after api', 'islands']);
+  });
+
+  it('fails when a step fails, without loading the rest', async () => {
+    const last = vi.fn(async () => 'loaded');
+    const after = vi.fn(async () => undefined);
+    await expect(
+      inSteps([() => Promise.reject(new Error('connection dropped')), after], last),
+    ).rejects.toThrow('connection dropped');
+    expect(after).not.toHaveBeenCalled();
+    expect(last).not.toHaveBeenCalled();
   });
 });

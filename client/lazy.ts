@@ -42,3 +42,19 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
   });
   return { Component, preload };
 }
+
+/** A task of its own for what comes next: the browser paints and takes taps in between. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Loads `last` after `steps`, one by one, each in a task of its own. Evaluating a graph of modules is one
+ * task however many modules it holds; a chunk whose dependencies are evaluated first by steps of their own
+ * costs its own code only. A step's failure fails the load (preloadable tries again).
+ */
+export async function inSteps<T>(steps: Array<() => Promise<unknown>>, last: () => Promise<T>): Promise<T> {
+  for (const step of steps) {
+    await step();
+    await nextTask();
+  }
+  return last();
+}
