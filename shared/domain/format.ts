@@ -1,6 +1,6 @@
 import { BUSINESS_TIME_ZONE } from '../constants';
 import type { Language } from '../enums';
-import { businessTime, CALENDAR_NAMES, twoDigits, utcFields } from './business-clock';
+import { type BusinessTime, businessTime, CALENDAR_NAMES, twoDigits, utcFields } from './business-clock';
 import { compactText, decimalText, groupThousands } from './decimal-text';
 import { toCents } from './money';
 
@@ -127,10 +127,13 @@ export function formatKm(km: number, locale: Locale = 'en'): string {
   return `${figure} km`;
 }
 
+/** "14:05" of a business time. */
+const clockText = (t: BusinessTime) => `${twoDigits(t.hour)}:${twoDigits(t.minute)}`;
+
 /** "14:05" — the time of day in Nairobi. */
 export function formatClock(at: Date, locale: Locale = 'en'): string {
   const t = businessTime(at.getTime());
-  if (t) return `${twoDigits(t.hour)}:${twoDigits(t.minute)}`;
+  if (t) return clockText(t);
   return cached(
     `c:${locale}`,
     () =>
@@ -180,7 +183,7 @@ export function formatDateTime(
   const instant = at instanceof Date ? at : new Date(at);
   const t = businessTime(instant.getTime());
   if (t) {
-    const clock = `${twoDigits(t.hour)}:${twoDigits(t.minute)}`;
+    const clock = clockText(t);
     return style === 'short'
       ? `${twoDigits(t.day)}/${twoDigits(t.month)}/${t.year}, ${clock}`
       : `${t.day} ${CALENDAR_NAMES[locale].monthsShort[t.month - 1]} ${t.year}, ${clock}`;

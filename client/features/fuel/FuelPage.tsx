@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { twoDigits } from '../../../shared/domain/business-clock';
 import { formatMoney, formatNumber, type Locale } from '../../../shared/domain/format';
 import { weekRange } from '../../../shared/domain/time';
 import {
@@ -21,8 +22,8 @@ import { DuplicatePanel } from '../ops-costs/DuplicatePanel';
 import { FuelLogEntry, kmText, litresText } from './FuelLogList';
 
 function localInputValue(d = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const date = `${d.getFullYear()}-${twoDigits(d.getMonth() + 1)}-${twoDigits(d.getDate())}`;
+  return `${date}T${twoDigits(d.getHours())}:${twoDigits(d.getMinutes())}`;
 }
 
 const emptyForm = () => ({
