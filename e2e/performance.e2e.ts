@@ -332,10 +332,12 @@ describe("a tracking link's page (issue 28)", () => {
     expect(await unknown.text()).not.toContain('id="mchanga-prerendered"');
   });
 
-  it('hydrates without a mismatch, renders over it in Kiswahili, and the service worker does not keep it', async () => {
+  it("hydrates without a mismatch, shows the site's map at a tap, renders over it in Kiswahili, and the service worker does not keep it", async () => {
     const { id, path, code } = await trackedOrder();
     const { context, page } = await newPage(browser, baseURL, PHONE);
     const errors = watchErrors(page);
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
     await page.goto(path);
     await page.getByText(code, { exact: true }).waitFor();
     // Hydrated: the menu opens.
@@ -346,6 +348,19 @@ describe("a tracking link's page (issue 28)", () => {
       })
       .toBe('true');
     expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
+
+    // No truck on the road, only the site: the map is a tap away, its code not fetched. The server drew
+    // the same placeholder (a lazy map there left React a boundary to redo, a hydration error).
+    await page.waitForLoadState('networkidle');
+    const maplibre = () => requested.filter((p) => /maplibre/.test(p)).length;
+    expect(maplibre()).toBe(0);
+    const held = (await page.locator('[data-map="placeholder"]').boundingBox())!;
+    await page.getByRole('button', { name: 'Show map' }).click();
+    const map = page.locator('section.fleet-map-block[data-ready="true"]');
+    await map.waitFor({ timeout: 30_000 });
+    expect(maplibre()).toBeGreaterThan(0);
+    // In the placeholder's place, at its height: nothing under it moved.
+    expect(Math.round((await map.boundingBox())!.height)).toBe(Math.round(held.height));
 
     // Opened again under the service worker: from the network, not a kept copy.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

@@ -6,7 +6,7 @@ import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
 import { useNow } from '../../ui/useNow';
-import { MapOnDemand } from './MapOnDemand';
+import { MapOnDemand, staffMapLabels } from './MapOnDemand';
 import { freshness } from './positions';
 
 const FleetMap = lazy(() => import('./FleetMap'));
@@ -178,7 +178,11 @@ export function FleetPanel({
       </div>
       {trucks.error ? <Alert>{t('fleet.fetchFailed')}</Alert> : null}
       {mapOnDemand ? (
-        <MapOnDemand height={FLEET_MAP_HEIGHT} ready={Boolean(config.data && trucks.data)}>
+        <MapOnDemand
+          height={FLEET_MAP_HEIGHT}
+          ready={Boolean(config.data && trucks.data)}
+          labels={staffMapLabels(t)}
+        >
           {config.data && trucks.data ? (
             <FleetMap
               trucks={trucks.data}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { phoneLinks } from '../../../shared/domain/phone';
 import { isClosedOrder } from '../../../shared/enums';
@@ -9,6 +9,7 @@ import { errorMessage, trpc } from '../../trpc';
 import { Badge, loadTone, orderTone } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
 import { Page } from '../../ui/Page';
+import { type MapLabels, MapOnDemand } from '../fleet/MapOnDemand';
 import { ReceiptLinks } from '../receipt/ReceiptLink';
 
 const FleetMap = lazy(() => import('../fleet/FleetMap'));
@@ -150,6 +151,15 @@ export function TrackPage() {
     [t, truckName, siteName],
   );
   const now = useMemo(() => (t ? new Date(t.asOf) : new Date()), [t]);
+  const mapLabels: MapLabels = {
+    map: tr('track.map'),
+    fitAll: tr('track.fitAll'),
+    zoomIn: tr('track.zoomIn'),
+    zoomOut: tr('track.zoomOut'),
+    attribution: tr('track.attribution'),
+    loading: tr('track.loadingMap'),
+    show: tr('track.showMap'),
+  };
 
   if (tracking.isLoading)
     return (
@@ -180,9 +190,10 @@ export function TrackPage() {
         </p>
       ) : null}
       {points.length > 0 ? (
-        <Suspense fallback={<div className="fleet-map fleet-map--loading">{tr('track.loadingMap')}</div>}>
+        // A truck on the road: the map loads as it comes into view. Only the site: at a tap.
+        <MapOnDemand height={MAP_HEIGHT} ready nearby={t.loads.some((l) => l.position)} labels={mapLabels}>
           <FleetMap trucks={points} tileUrl={t.tileUrl} now={now} height={MAP_HEIGHT} />
-        </Suspense>
+        </MapOnDemand>
       ) : null}
       {t.receiptUrl || t.creditNotes.length > 0 ? (
         <p className="track-receipt">
