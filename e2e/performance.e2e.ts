@@ -349,8 +349,8 @@ describe("a tracking link's page (issue 28)", () => {
       .toBe('true');
     expect(errors.filter((e) => !/ERR_NAME_NOT_RESOLVED|Failed to load resource/.test(e))).toEqual([]);
 
-    // No truck on the road, only the site: the map is a tap away, its code not fetched. The server drew
-    // the same placeholder (a lazy map there left React a boundary to redo, a hydration error).
+    // The map (here only the site) is a tap away, its code not fetched. The server drew the same
+    // placeholder (a lazy map there left React a boundary to redo, a hydration error).
     await page.waitForLoadState('networkidle');
     const maplibre = () => requested.filter((p) => /maplibre/.test(p)).length;
     expect(maplibre()).toBe(0);

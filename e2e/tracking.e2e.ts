@@ -86,6 +86,8 @@ describe('the customer tracking page', () => {
     // The customer pinned the site (a pasted Google Maps link): the truck's pace gives the arrival time.
     await expect.poll(() => card.getByText(/^Arrives in about \d+ min$/).isVisible()).toBe(true);
     await expect.poll(() => page.getByText(deliveryCode, { exact: true }).isVisible()).toBe(true);
+    // The map is a tap away (its code is not fetched with the page).
+    await page.getByRole('button', { name: 'Show map' }).click();
     await expect
       .poll(() => page.locator('.fleet-map-block[data-ready="true"]').isVisible(), { timeout: 15_000 })
       .toBe(true);
