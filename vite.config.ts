@@ -50,7 +50,10 @@ function routeTemplates(): Plugin {
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
       const byName = new Map(chunks.map((c) => [c.fileName, c]));
       const chunkOf = (module: string) => {
-        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/client/${module}`));
+        // A module of a chunk group (client/main.tsx: build.rolldownOptions) is not its chunk's facade.
+        const chunk =
+          chunks.find((c) => c.facadeModuleId?.endsWith(`/client/${module}`)) ??
+          chunks.find((c) => c.moduleIds.some((id) => id.endsWith(`/client/${module}`)));
         if (!chunk) this.error(`route templates: no chunk for client/${module}`);
         return chunk.fileName;
       };
@@ -246,6 +249,23 @@ export default defineConfig({
     manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The app (client/main.tsx) with every module it imports, in one chunk: by default its imports
+          // that a screen imports too (React, the session, the language, the enums) were chunks of their
+          // own, each one more request that every page preloads and that the browser starts before its
+          // first paint (~8 ms of main thread each at 4× CPU: bench/README). Every screen loads after the
+          // app, so none loads more for it.
+          // Vite's preload helper stays out of it: the entry imports it too, and must not import the app
+          // (client/boot.ts starts it after the first paint).
+          groups: [
+            { name: 'preload-helper', test: /vite\/preload-helper/, priority: 2 },
+            { name: 'main', test: /\/client\/main\.tsx$/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   environments: {
     ssr: {

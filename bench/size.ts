@@ -88,8 +88,18 @@ export function entryKey(manifest: Manifest): string {
  * (client/main.tsx, which every page preloads) and their static imports.
  */
 export function appClosure(manifest: Manifest, ...modules: string[]): Set<string> {
-  const app = manifest[APP_MODULE] ? [APP_MODULE] : [];
-  return staticClosure(manifest, [entryKey(manifest), ...app, ...modules]);
+  const app = appKey(manifest);
+  return staticClosure(manifest, [entryKey(manifest), ...(app ? [app] : []), ...modules]);
+}
+
+/**
+ * The app's chunk (client/main.tsx) in the manifest: keyed by its module, or, built as a chunk group with
+ * its imports (vite.config.ts), the chunk the entry imports once the page has painted.
+ */
+export function appKey(manifest: Manifest): string | undefined {
+  if (manifest[APP_MODULE]) return APP_MODULE;
+  const started = manifest[entryKey(manifest)]?.dynamicImports ?? [];
+  return started.length === 1 ? started[0] : undefined;
 }
 
 export function createSizer(dist: string) {

@@ -10,9 +10,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { appClosure, DEFAULT_DIST, entryKey, readManifest, routeModules, staticClosure } from '../bench/size';
+import {
+  appClosure,
+  appKey,
+  DEFAULT_DIST,
+  entryKey,
+  readManifest,
+  routeModules,
+  staticClosure,
+} from '../bench/size';
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
-import { APP_MODULE } from '../scripts/route-modules';
 import { FIRST_DATA, type FirstCall } from '../shared/first-data';
 import { browserAndAdmin } from './support/admin';
 import { addScreenCookie, api } from './support/browser';
@@ -148,7 +155,8 @@ function entryFile(): string {
 
 /** The built app's own file (assets/main-….js, client/main.tsx). */
 function appFile(): string {
-  return readManifest(DEFAULT_DIST)[APP_MODULE]!.file;
+  const manifest = readManifest(DEFAULT_DIST);
+  return manifest[appKey(manifest)!]!.file;
 }
 
 /** Holds the page's entry script until the returned function is called: no app code runs before. */
