@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   appClosure,
+  appKey,
   DEFAULT_DIST,
   entryKey,
   LANDING_BUDGET_BROTLI,
@@ -87,6 +88,26 @@ describe('the build (dist/client, made by npm start)', () => {
     const report = sizeReport(DEFAULT_DIST, ROUTES_SOURCE);
     expect(report.landing.brotli).toBeGreaterThan(50 * 1024);
     expect(report.landing.brotli).toBeLessThanOrEqual(LANDING_BUDGET_BROTLI);
+  });
+
+  it('builds the app as one chunk the entry does not import: it starts it after the first paint (client/boot.ts)', () => {
+    const manifest = readManifest(DEFAULT_DIST);
+    const entry = entryKey(manifest);
+    const app = appKey(manifest);
+    expect(app).toBeDefined();
+    expect(manifest[entry]!.dynamicImports).toEqual([app]);
+    // Nothing of the app runs with the entry: it imports only the preload helper (vite.config.ts groups).
+    expect(staticClosure(manifest, [entry]).has(app!)).toBe(false);
+    const withEntry = [...staticClosure(manifest, [entry])].filter((k) => k !== entry);
+    expect(withEntry.map((k) => manifest[k]!.file)).toEqual([
+      expect.stringMatching(/^assets\/preload-helper-[\w-]+\.js$/),
+    ]);
+    // React, the session, the language and the enums come in the app's chunk, not as chunks of their own.
+    expect(
+      Object.values(manifest)
+        .map((c) => c.file)
+        .filter((f) => /\/(react|session|language-key|enums)-[\w-]+\.js$/.test(f)),
+    ).toEqual([]);
   });
 
   it('gives every route a lazy chunk of its own, and keeps zod, the map, the charts and CSV out of the landing', () => {
