@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { inSteps, preloadable } from './lazy';
+import { inSteps, loadOnce, preloadable } from './lazy';
 
 const Screen = () => null;
 
@@ -48,5 +48,20 @@ describe('inSteps', () => {
     ).rejects.toThrow('connection dropped');
     expect(after).not.toHaveBeenCalled();
     expect(last).not.toHaveBeenCalled();
+  });
+});
+
+describe('loadOnce', () => {
+  it('shares one load between calls, and starts it again after a failure', async () => {
+    const load = vi
+      .fn<() => Promise<string>>()
+      .mockRejectedValueOnce(new Error('connection dropped'))
+      .mockResolvedValue('islands');
+    const islands = loadOnce(load);
+    await expect(Promise.all([islands(), islands()])).rejects.toThrow('connection dropped');
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(await Promise.all([islands(), islands()])).toEqual(['islands', 'islands']);
+    expect(await islands()).toBe('islands');
+    expect(load).toHaveBeenCalledTimes(2);
   });
 });

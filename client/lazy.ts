@@ -7,6 +7,21 @@ export interface Preloadable<P extends object> {
 }
 
 /**
+ * `load` started once and shared by every call; a failed load (a dropped connection) is started again by
+ * the next call.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
+}
+
+/**
  * A component in a chunk of its own (React.lazy) that can be loaded ahead. Once `preload` has fetched
  * it, the lazy component resolves synchronously (a thenable that answers at once), so a server render
  * completes and a pre-rendered page hydrates without a suspended boundary. A preload and a render that
@@ -14,21 +29,12 @@ export interface Preloadable<P extends object> {
  */
 export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
   let loaded: ComponentType<P> | undefined;
-  let loading: Promise<ComponentType<P>> | undefined;
-  const start = () => {
-    loading ??= load().then(
-      (C) => {
-        loaded = C;
-        return C;
-      },
-      (err: unknown) => {
-        // A failed load (a dropped connection) is tried again by the next preload or render.
-        loading = undefined;
-        throw err;
-      },
-    );
-    return loading;
-  };
+  const start = loadOnce(() =>
+    load().then((C) => {
+      loaded = C;
+      return C;
+    }),
+  );
   const preload = async () => {
     await start();
   };

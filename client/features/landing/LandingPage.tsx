@@ -4,26 +4,19 @@ import { phoneLinks } from '../../../shared/domain/phone';
 import { DEFAULT_PRICING } from '../../../shared/domain/pricing';
 import { PAYMENT_BANKS } from '../../../shared/payments';
 import { useLandingT } from '../../i18n/landing';
-import { inSteps, preloadable } from '../../lazy';
+import { inSteps, loadOnce, preloadable } from '../../lazy';
 import { useLandingPricing } from './landing-pricing';
 
 // The parts that call the API hydrate later, from one chunk with the API layer (islands.tsx). Its
 // dependencies are evaluated a step at a time (issue 28): in one go, zod and the schemas, the API layer
 // (tRPC, React Query, the outbox) and the form were one task of ~100 ms on this machine, ~0.5 s on a phone
 // 4× slower, the longest of the landing page.
-let islandsLoad: ReturnType<typeof loadIslands> | undefined;
-const loadIslands = () =>
+const islands = loadOnce(() =>
   inSteps(
     [() => import('../../api'), () => import('../../../shared/schemas/orders')],
     () => import('./islands'),
-  );
-const islands = () => {
-  islandsLoad ??= loadIslands().catch((err: unknown) => {
-    islandsLoad = undefined;
-    throw err;
-  });
-  return islandsLoad;
-};
+  ),
+);
 const OrderForm = preloadable(() => islands().then((m) => m.OrderFormIsland));
 const Chat = preloadable(() => islands().then((m) => m.ChatIsland));
 const Insights = preloadable(() => islands().then((m) => m.InsightsIsland));
