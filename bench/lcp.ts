@@ -231,7 +231,10 @@ async function settle(page: Page, inflight: () => number) {
   }
 }
 
-async function load(context: BrowserContext, url: string, label: string): Promise<Load> {
+/** Longest a load waits for the app's first render once the network is quiet (it may still be evaluating). */
+const RENDER_WAIT_MS = 20_000;
+
+async function load(context: BrowserContext, url: string, label: string, app = true): Promise<Load> {
   const page = await context.newPage();
   await throttle(page);
   const browser = context.browser();
@@ -267,6 +270,15 @@ async function load(context: BrowserContext, url: string, label: string): Promis
   try {
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     await settle(page, () => inflight);
+    // The code can be all in (a few larger files) long before it has run: the app's render is its own figure.
+    if (app)
+      await page
+        .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0, null, {
+          timeout: RENDER_WAIT_MS,
+        })
+        .catch(() =>
+          console.warn(`${label}: the app had not rendered ${RENDER_WAIT_MS / 1000} s after the load`),
+        );
     if (tracing) await browser.stopTracing();
     const figures = await page.evaluate(() => {
       const w = window as unknown as {
@@ -493,7 +505,7 @@ async function main() {
         await context.close();
 
         const bareContext = await newContext(browser, bare.baseURL);
-        bareLoads.push(await load(bareContext, spec.path, `${spec.path} bare ${run + 1}`));
+        bareLoads.push(await load(bareContext, spec.path, `${spec.path} bare ${run + 1}`, false));
         await bareContext.close();
       }
       const row = {
