@@ -16,11 +16,19 @@ import {
   opsTabTable,
   routeTable,
 } from './scripts/route-modules';
+import { planSharedChunks, type SharedChunk } from './scripts/shared-chunks';
 import { type RoutePreloads, withPreloads } from './server/route-html';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 const LANDING_MODULE = 'features/landing/LandingPage.tsx';
+
+/** The customers' pages (and the public ones): the rest are the staff's screens. */
+const CUSTOMER_PAGES =
+  /\/client\/features\/(landing|articles|login|register|order|customer|password|track|not-found)\//;
+
+/** The map's and the charts' libraries: only the screens that show a map or a chart load them. */
+const LAZY_LIBRARIES = /\/node_modules\/(maplibre-gl|@maplibre|react-map-gl|@vis\.gl|@visx|d3-[\w-]+)\//;
 
 /**
  * The browsers the client is built for (README "Supported browsers"): Chrome and Android WebView 80 (Android
@@ -40,6 +48,40 @@ export const BROWSER_TARGET = ['es2020', 'chrome80', 'safari14', 'firefox78', 'e
  * - `.vite/route-preloads.json`: the same list for every other screen of client/routes.tsx (its page
  *   module and, for an API screen, client/api.tsx), which the server adds to index.html for that path.
  */
+/** Filled by `sharedChunks` once the module graph is known, read by the build's chunk groups. */
+const sharedChunkOf = new Map<string, SharedChunk>();
+
+/**
+ * Plans the shared chunks (scripts/shared-chunks.ts) from the client's module graph, when it is complete and
+ * before the bundler makes its chunks: a screen loads a few files instead of ~40 (issue 28).
+ */
+function sharedChunks(): Plugin {
+  return {
+    name: 'mchanga:shared-chunks',
+    apply: 'build',
+    buildEnd() {
+      if (this.environment.name !== 'client') return;
+      const ids = [...this.getModuleIds()];
+      const find = (module: string) => ids.find((id) => id.endsWith(`/client/${module}`)) ?? '';
+      const plan = planSharedChunks(
+        {
+          ids,
+          imports: (id) => this.getModuleInfo(id)?.importedIds ?? [],
+          isLazy: (id) => (this.getModuleInfo(id)?.dynamicImporters.length ?? 0) > 0,
+        },
+        {
+          app: find(APP_MODULE),
+          landing: find(LANDING_MODULE),
+          keepApart: LAZY_LIBRARIES,
+          customerPages: CUSTOMER_PAGES,
+        },
+      );
+      sharedChunkOf.clear();
+      for (const [id, chunk] of plan) sharedChunkOf.set(id, chunk);
+    },
+  };
+}
+
 function routeTemplates(): Plugin {
   return {
     name: 'mchanga:route-templates',
@@ -212,6 +254,7 @@ function clientOnly(plugins: (Plugin | Plugin[])[]): Plugin[] {
 export default defineConfig({
   root: 'client',
   plugins: [
+    sharedChunks(),
     react(),
     pureSchemas(),
     ...clientOnly([
@@ -262,6 +305,8 @@ export default defineConfig({
           groups: [
             { name: 'preload-helper', test: /vite\/preload-helper/, priority: 2 },
             { name: 'main', test: /\/client\/main\.tsx$/, priority: 1 },
+            // The screens' shared modules in one chunk, the landing page's in another (sharedChunks).
+            { name: (id: string) => sharedChunkOf.get(id) ?? null, includeDependenciesRecursively: false },
           ],
         },
       },

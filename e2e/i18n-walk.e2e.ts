@@ -281,6 +281,12 @@ async function submitForms(page: Page, screen: string): Promise<Finding[]> {
 }
 
 async function settle(page: Page) {
+  // A screen the server drew is on show before the app runs: wait for the app's first render too.
+  await page
+    .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0, null, {
+      timeout: 15_000,
+    })
+    .catch(() => undefined);
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await page.waitForTimeout(200);
 }

@@ -322,6 +322,9 @@ describe("each workspace tab's first data request matches what the tab asks for"
     try {
       await page.goto(`/ops/${tab}`);
       await page.locator(`#panel-${tab}`).waitFor();
+      // The server drew the panel: the app's own requests go out once it has rendered, which can be after
+      // the network has been quiet a while (its code arrives in a few files, then runs).
+      await page.waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0);
       await page.waitForLoadState('networkidle');
       const { started, url } = (await page.evaluate(() => {
         const w = window as unknown as Record<string, unknown>;

@@ -73,6 +73,10 @@ async function open(page: Page, path: string): Promise<number> {
   page.on('request', count);
   await page.goto('about:blank');
   await page.goto(path);
+  // A screen the server drew is on show before the app runs: wait for the app's first render too.
+  await page
+    .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0)
+    .catch(() => undefined);
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await page.waitForTimeout(400);
   page.off('request', count);
