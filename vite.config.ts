@@ -38,16 +38,6 @@ const LAZY_LIBRARIES = /\/node_modules\/(maplibre-gl|@maplibre|react-map-gl|@vis
  */
 export const BROWSER_TARGET = ['es2020', 'chrome80', 'safari14', 'firefox78', 'edge88'];
 
-/**
- * Each screen's own chunks, so that its HTML fetches them beside the entry instead of after the entry
- * has run and the router has asked for them (a round trip and a download later on a slow phone):
- * - index.html: modulepreloads of the app (client/main.tsx and its imports), which the entry imports after
- *   the first paint (client/boot.ts).
- * - `.vite/landing.html`: index.html plus modulepreloads of the landing page's chunks. The server fills
- *   its root with the pre-rendered landing page for `/` (server/landing-html.ts).
- * - `.vite/route-preloads.json`: the same list for every other screen of client/routes.tsx (its page
- *   module and, for an API screen, client/api.tsx), which the server adds to index.html for that path.
- */
 /** Filled by `sharedChunks` once the module graph is known, read by the build's chunk groups. */
 const sharedChunkOf = new Map<string, SharedChunk>();
 
@@ -82,6 +72,16 @@ function sharedChunks(): Plugin {
   };
 }
 
+/**
+ * Each screen's own chunks, so that its HTML fetches them beside the entry instead of after the entry
+ * has run and the router has asked for them (a round trip and a download later on a slow phone):
+ * - index.html: modulepreloads of the app (client/main.tsx and its imports), which the entry imports after
+ *   the first paint (client/boot.ts).
+ * - `.vite/landing.html`: index.html plus modulepreloads of the landing page's chunks. The server fills
+ *   its root with the pre-rendered landing page for `/` (server/landing-html.ts).
+ * - `.vite/route-preloads.json`: the same list for every other screen of client/routes.tsx (its page
+ *   module and, for an API screen, client/api.tsx), which the server adds to index.html for that path.
+ */
 function routeTemplates(): Plugin {
   return {
     name: 'mchanga:route-templates',
