@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, newPage, storeSession } from './support/browser';
+import { api, launchBrowser, newPage, storeSession, untilAppLive } from './support/browser';
 import { outboxCount, PHONE_360 } from './support/phone';
 import { sharedAppURL } from './support/shared-app';
 
@@ -102,6 +102,7 @@ describe('queued work without signal', () => {
     await driver.page.goto('/driver');
     const inTransit = driver.page.getByRole('button', { name: 'In Transit' });
     await expect.poll(() => inTransit.count()).toBe(1);
+    await untilAppLive(driver.page);
     await driver.context.setOffline(true);
     await inTransit.click();
     await expect

@@ -7,7 +7,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { api } from './support/browser';
+import { api, untilAppLive } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { outboxCount, PHONE_360, phonesForThisFile } from './support/phone';
@@ -28,6 +28,7 @@ describe('outbox on the driver and workspace screens', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/driver');
     await expect.poll(() => page.getByRole('button', { name: 'In Transit' }).first().isVisible()).toBe(true);
+    await untilAppLive(page);
     await phone.setOffline(true);
     await page.getByRole('button', { name: 'In Transit' }).first().click();
     await expect
@@ -76,6 +77,8 @@ describe('outbox on the driver and workspace screens', () => {
     await expect
       .poll(() => page.getByLabel('Truck', { exact: true }).locator('option').count(), { timeout: 15_000 })
       .toBeGreaterThan(1);
+    // The server drew the form (inert) before the app runs: the signal drops once it is live.
+    await untilAppLive(page);
     await phone.setOffline(true);
     await page.getByLabel('Type', { exact: true }).selectOption('REPAIR');
     await page.getByLabel('Truck', { exact: true }).selectOption(truck.id);

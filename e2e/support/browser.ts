@@ -158,3 +158,12 @@ export async function api<T = unknown>(
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${data.error}`);
   return data;
 }
+
+/**
+ * Waits until the app has rendered over a screen the server drew (the root is inert until then): before a
+ * test goes offline to use the screen, as a phone whose signal drops after the screen came alive.
+ */
+export async function untilAppLive(page: Page) {
+  await page.waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0);
+  await page.waitForFunction(() => !document.getElementById('root')?.hasAttribute('inert'));
+}
