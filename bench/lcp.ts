@@ -29,6 +29,7 @@ import {
   CHROMIUM_FLAGS,
   CHROMIUM_PATH,
   ONLY_THIS_MACHINE,
+  untilAppRendered,
 } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import type { TAuthResult } from '../shared/schemas/auth';
@@ -272,13 +273,9 @@ async function load(context: BrowserContext, url: string, label: string, app = t
     await settle(page, () => inflight);
     // The code can be all in (a few larger files) long before it has run: the app's render is its own figure.
     if (app)
-      await page
-        .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0, null, {
-          timeout: RENDER_WAIT_MS,
-        })
-        .catch(() =>
-          console.warn(`${label}: the app had not rendered ${RENDER_WAIT_MS / 1000} s after the load`),
-        );
+      await untilAppRendered(page, RENDER_WAIT_MS).catch(() =>
+        console.warn(`${label}: the app had not rendered ${RENDER_WAIT_MS / 1000} s after the load`),
+      );
     if (tracing) await browser.stopTracing();
     const figures = await page.evaluate(() => {
       const w = window as unknown as {

@@ -19,7 +19,14 @@ import { landingSw } from '../client/i18n/landing-sw';
 import { staffEn } from '../client/i18n/staff-en';
 import { staffSw } from '../client/i18n/staff-sw';
 import { sw } from '../client/i18n/sw';
-import { api, launchBrowser, newPage, type SignedInUser, storeSession } from './support/browser';
+import {
+  api,
+  launchBrowser,
+  newPage,
+  type SignedInUser,
+  storeSession,
+  untilAppRendered,
+} from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
 import { type SeededBusiness, seedBusiness } from './support/seed';
 
@@ -282,11 +289,7 @@ async function submitForms(page: Page, screen: string): Promise<Finding[]> {
 
 async function settle(page: Page) {
   // A screen the server drew is on show before the app runs: wait for the app's first render too.
-  await page
-    .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0, null, {
-      timeout: 15_000,
-    })
-    .catch(() => undefined);
+  await untilAppRendered(page, 15_000).catch(() => undefined);
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
   await page.waitForTimeout(200);
 }

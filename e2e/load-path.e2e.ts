@@ -22,7 +22,7 @@ import {
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { FIRST_DATA, type FirstCall } from '../shared/first-data';
 import { browserAndAdmin } from './support/admin';
-import { addScreenCookie, api } from './support/browser';
+import { addScreenCookie, api, untilAppRendered } from './support/browser';
 import { PHONE_360 } from './support/phone';
 import { sharedAppURL } from './support/shared-app';
 
@@ -324,7 +324,7 @@ describe("each workspace tab's first data request matches what the tab asks for"
       await page.locator(`#panel-${tab}`).waitFor();
       // The server drew the panel: the app's own requests go out once it has rendered and the tab's chunk
       // has run, which can be after the network has been quiet a while (its code arrives in a few files).
-      await page.waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0);
+      await untilAppRendered(page);
       const { started, url } = (await page.evaluate(() => {
         const w = window as unknown as Record<string, unknown>;
         return { started: w.__firstDataCalls, url: w.__firstDataUrl };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { OPS_WORKSPACE_TABS } from '../shared/roles';
 import { seriousAxeViolations } from './support/axe';
-import { api, launchBrowser, storeSession } from './support/browser';
+import { api, launchBrowser, storeSession, untilAppRendered } from './support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type RunningApp, startApp } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { type Account, type SeededBusiness, seedBusiness } from './support/seed';
@@ -74,9 +74,7 @@ async function open(page: Page, path: string): Promise<number> {
   await page.goto('about:blank');
   await page.goto(path);
   // A screen the server drew is on show before the app runs: wait for the app's first render too.
-  await page
-    .waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0)
-    .catch(() => undefined);
+  await untilAppRendered(page).catch(() => undefined);
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await page.waitForTimeout(400);
   page.off('request', count);

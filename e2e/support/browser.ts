@@ -160,10 +160,22 @@ export async function api<T = unknown>(
 }
 
 /**
+ * Waits for the app's first render (client/main.tsx marks `mchanga:app-rendered`): a screen the server drew
+ * is on show before the app has run, and the network can be quiet before the app's code has run.
+ */
+export async function untilAppRendered(page: Page, timeout?: number) {
+  await page.waitForFunction(
+    () => performance.getEntriesByName('mchanga:app-rendered').length > 0,
+    null,
+    timeout === undefined ? {} : { timeout },
+  );
+}
+
+/**
  * Waits until the app has rendered over a screen the server drew (the root is inert until then): before a
  * test goes offline to use the screen, as a phone whose signal drops after the screen came alive.
  */
 export async function untilAppLive(page: Page) {
-  await page.waitForFunction(() => performance.getEntriesByName('mchanga:app-rendered').length > 0);
+  await untilAppRendered(page);
   await page.waitForFunction(() => !document.getElementById('root')?.hasAttribute('inert'));
 }
