@@ -1,13 +1,13 @@
 /**
  * `npm run restore -- <file>`: puts a backup back. Embedded mode: DATA_DIR/pglite and DATA_DIR/uploads are
  * moved aside (`…before-restore-<time>`) and the backup's take their place. Services mode: pg_restore into
- * DATABASE_URL (its tables are replaced). Stop the server (and workers) first; start them after.
+ * DATABASE_URL, or DATABASE_DIRECT_URL when that is set (its tables are replaced). Stop the server (and workers) first; start them after.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { restoreBackup } from '../core/backup/backup.service';
 import { runningServerPid } from '../core/backup/server-lock';
-import { loadSettingsOrExit } from '../shared/settings';
+import { loadSettingsOrExit, sessionDatabaseUrl } from '../shared/settings';
 
 const file = process.argv[2];
 if (!file || !existsSync(file)) {
@@ -22,7 +22,7 @@ if (pid) {
 }
 try {
   const { manifest, setAside } = await restoreBackup(resolve(file), {
-    databaseUrl: settings.databaseUrl,
+    databaseUrl: sessionDatabaseUrl(settings),
     dataDir: settings.dataDir,
   });
   console.log(

@@ -311,7 +311,8 @@ export interface Settings {
   dataDir: string;
   databaseUrl: string | undefined;
   /**
-   * PostgreSQL itself when DATABASE_URL is a pooler (PgBouncer): migrations, their lock and LISTEN use it.
+   * PostgreSQL itself when DATABASE_URL is a pooler (PgBouncer): migrations, their lock, LISTEN and
+   * backups (pg_dump, pg_restore) use it.
    * Undefined: DATABASE_URL is direct.
    */
   databaseDirectUrl: string | undefined;
@@ -457,6 +458,17 @@ export function smsOn(settings: Pick<Settings, 'sms'>): boolean {
 }
 
 /** True when sales go to KRA eTIMS: the GavaConnect key and secret are set (PIN and serial come with them). */
+/**
+ * The database URL for whatever needs a session of its own: pg_dump and pg_restore. Through a pooler in
+ * transaction mode pg_dump's session settings (`set_config('search_path', '', false)`, timeouts of 0)
+ * would stay on a pooled connection the app then uses (CI saw the fleet map fail with 42P01 mid-backup).
+ */
+export function sessionDatabaseUrl(
+  settings: Pick<Settings, 'databaseUrl' | 'databaseDirectUrl'>,
+): string | undefined {
+  return settings.databaseDirectUrl ?? settings.databaseUrl;
+}
+
 export function etimsOn(settings: Pick<Settings, 'etims'>): boolean {
   const e = settings.etims;
   return Boolean(e.consumerKey && e.consumerSecret && e.tin && e.deviceSerial);

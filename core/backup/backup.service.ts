@@ -12,7 +12,7 @@ import { type Database, type DbOrTx, rows } from '../../drizzle/db';
 import { raiseAlert } from '../../drizzle/outbox';
 import { BUSINESS_TIME_ZONE } from '../../shared/constants';
 import type { Logger } from '../../shared/logger';
-import type { Settings } from '../../shared/settings';
+import { type Settings, sessionDatabaseUrl } from '../../shared/settings';
 import { uploadsDir } from '../uploads/storage';
 import * as q from './backup.queries';
 
@@ -32,7 +32,7 @@ export interface BackupManifest {
 
 export type BackupDeps = {
   database: Database;
-  settings: Pick<Settings, 'backup' | 'dataDir' | 'databaseUrl' | 'version'>;
+  settings: Pick<Settings, 'backup' | 'dataDir' | 'databaseUrl' | 'databaseDirectUrl' | 'version'>;
   log?: Logger;
 };
 
@@ -97,11 +97,13 @@ export async function createBackup(deps: BackupDeps, now = new Date()) {
       const [row] = await rows<{ v: string }>(database.db, sql`show server_version`);
       manifest.serverVersion = row?.v ?? '';
     } else {
-      if (!settings.databaseUrl) throw new Error('DATABASE_URL is not set.');
+      // PostgreSQL itself, never a pooler: pg_dump's session settings must not reach the app's connections.
+      const dumpUrl = sessionDatabaseUrl(settings);
+      if (!dumpUrl) throw new Error('DATABASE_URL is not set.');
       manifest.serverVersion = await checkPgDump(database.db, 'pg_dump');
       await run(
         'pg_dump',
-        ['--format=custom', '--no-owner', `--file=${join(staging, PGDUMP_FILE)}`, settings.databaseUrl],
+        ['--format=custom', '--no-owner', `--file=${join(staging, PGDUMP_FILE)}`, dumpUrl],
         {
           maxBuffer: 16 * 1024 * 1024,
         },

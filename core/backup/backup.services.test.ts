@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../drizzle/db';
 import { seedBusiness, tableChecksums } from '../../test/backup-drill';
 import { withDatabase } from '../../test/global-db';
+import { freePort } from '../../test/redis-server';
 import { uploadStore } from '../uploads/storage';
 import { createBackup, restoreBackup } from './backup.service';
 
@@ -31,6 +32,7 @@ describe.skipIf(!url)('backups in services mode: pg_dump and pg_restore (issue 2
     const settings = {
       dataDir: join(root, 'data'),
       databaseUrl: withDatabase(url!, source),
+      databaseDirectUrl: undefined,
       version: '0.0.0-test',
       // Services mode keeps uploads in the database: pg_dump carries them.
       uploadStorage: 'database' as const,
@@ -73,4 +75,31 @@ describe.skipIf(!url)('backups in services mode: pg_dump and pg_restore (issue 2
       await admin((sql) => sql.unsafe(`drop database if exists ${target} with (force)`));
     }
   }, 120_000);
+
+  // Behind PgBouncer in transaction mode, pg_dump's session settings (search_path '' above all) stayed on
+  // a pooled connection the app then used: the fleet map failed with 42P01 while a backup ran (CI, the
+  // PgBouncer smoke journey). DATABASE_URL here is a pooler that is not there: the backup works only if
+  // pg_dump goes to PostgreSQL itself.
+  it('runs pg_dump on DATABASE_DIRECT_URL, never through the pooler in DATABASE_URL', async () => {
+    const name = `bk_direct_${randomBytes(4).toString('hex')}`;
+    await admin((sql) => sql.unsafe(`create database ${name}`));
+    const pooler = new URL(withDatabase(url!, name));
+    pooler.port = String(await freePort());
+    const settings = {
+      dataDir: join(root, 'direct'),
+      databaseUrl: pooler.toString(),
+      databaseDirectUrl: withDatabase(url!, name),
+      version: '0.0.0-test',
+      backup: { dir: join(root, 'direct-backups'), keep: 7, cron: null },
+    };
+    const database = await createDb({ databaseUrl: settings.databaseDirectUrl, poolSize: 2 });
+    try {
+      const backup = await createBackup({ database, settings });
+      expect(backup.manifest).toMatchObject({ database: 'postgres' });
+      expect(backup.sizeBytes).toBeGreaterThan(1000);
+    } finally {
+      await database.close();
+      await admin((sql) => sql.unsafe(`drop database if exists ${name} with (force)`));
+    }
+  }, 60_000);
 });

@@ -16,6 +16,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const settingsFor = (dataDir: string, over: { dir?: string; keep?: number; cron?: string | null } = {}) => ({
   dataDir,
   databaseUrl: undefined,
+  databaseDirectUrl: undefined,
   version: '0.0.0-test',
   uploadStorage: 'files' as const,
   backup: { dir: over.dir ?? join(dataDir, 'backups'), keep: over.keep ?? 7, cron: over.cron ?? null },
