@@ -101,6 +101,14 @@ export async function createDb(options: CreateDbOptions = {}): Promise<Database>
       // No startup parameters: PgBouncer refuses them. The timeouts are this role's defaults in this
       // database (applySessionDefaults), which every new server connection takes, pooled or not.
       prepare: !pooled,
+      // Through a pooler, one query at a time on a connection. postgres-js otherwise writes the next query
+      // behind one still running when the pool is full, and PgBouncer in transaction mode may hand the
+      // server back at the first ReadyForQuery and drop the answers to what followed ("got packet '1' from
+      // server when not linked"): the worker's telemetry job waited forever on such a query, and the
+      // worker would not stop (CI, 1 in ~15 runs of the PgBouncer journey; porsager/postgres#970).
+      // `max_pipeline` is missing from postgres-js's types; 0 needs the begin() fix in
+      // patches/postgres+3.4.9.patch.
+      ...(pooled ? ({ max_pipeline: 0 } as object) : {}),
     });
     let listener: postgres.Sql | undefined;
     const db = drizzlePostgres(client, { schema });

@@ -49,7 +49,8 @@ describe.skipIf(!url || !redisUrl)('behind PgBouncer in transaction mode', () =>
       DATA_DIR: dataDir,
     };
     server = await startServerProcess({ ...env, PORT: String(await freePort()) });
-    worker = startWorkerProcess(env);
+    // The worker at info level: when the fix does not arrive, the failure shows what it was doing.
+    worker = startWorkerProcess({ ...env, LOG_LEVEL: 'info' });
     const login = await fetch(`${server.base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -143,8 +144,13 @@ describe.skipIf(!url || !redisUrl)('behind PgBouncer in transaction mode', () =>
       },
       30_000,
       'the fix to reach the fleet map',
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}; ${busy.length} answers were 503 (the last: ${busy.at(-1) ?? 'none'})`);
+    ).catch(async (err: Error) => {
+      const sessions = await admin`select pid, application_name, state, wait_event_type, wait_event,
+          now() - xact_start as in_transaction, left(query, 160) as query
+        from pg_stat_activity where datname = ${dbName}`;
+      throw new Error(
+        `${err.message}; ${busy.length} answers were 503 (the last: ${busy.at(-1) ?? 'none'}); the database's sessions:\n${JSON.stringify(sessions, null, 1)}\nthe worker's last output:\n${worker.output().slice(-4000)}\nthe server's:\n${server.output().slice(-4000)}\nPgBouncer's ${await bouncer.describe()}`,
+      );
     });
     const ready = await fetch(`${server.base}/api/readyz`);
     expect(ready.status, await ready.text()).toBe(200);

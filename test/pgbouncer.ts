@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import postgres from 'postgres';
 import { freePort } from './redis-server';
 import { until } from './until';
 
@@ -83,6 +84,28 @@ export async function privatePgbouncer(url: string, options: { poolSize?: number
       const u = new URL(pooled);
       u.pathname = `/${database}`;
       return u.toString();
+    },
+    /** For a failure's message: PgBouncer's pools, clients and servers (its admin console), and its log's tail. */
+    async describe() {
+      const adminConsole = postgres(new URL('/pgbouncer', pooled).toString(), {
+        max: 1,
+        onnotice: () => {},
+        fetch_types: false,
+      });
+      const show = async (what: string) =>
+        JSON.stringify(
+          await adminConsole
+            .unsafe(`show ${what}`)
+            .simple()
+            .catch((e: Error) => e.message),
+        );
+      try {
+        const state = `pools ${await show('pools')}\nclients ${await show('clients')}\nservers ${await show('servers')}`;
+        const log = readFileSync(join(dir, 'pgbouncer.log'), 'utf8').split('\n').slice(-40).join('\n');
+        return `${state}\nits log:\n${log}`;
+      } finally {
+        await adminConsole.end({ timeout: 1 });
+      }
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
