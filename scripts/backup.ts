@@ -1,7 +1,8 @@
 /**
  * `npm run backup`: one backup now, into BACKUP_DIR (DATA_DIR/backups), keeping the newest BACKUP_KEEP.
- * Services mode: pg_dump of DATABASE_URL, or DATABASE_DIRECT_URL when that is set (safe while everything runs). Embedded mode: the server must be
- * stopped (PGlite's directory has one process); while it runs, its scheduled backup (BACKUP_CRON) covers it.
+ * Services mode: pg_dump of DATABASE_URL, or of DATABASE_DIRECT_URL when that is set (safe while everything
+ * runs). Embedded mode: the server must be stopped (PGlite's directory has one process); while it runs, its
+ * scheduled backup (BACKUP_CRON) covers it.
  */
 import { join } from 'node:path';
 import { createBackup } from '../core/backup/backup.service';

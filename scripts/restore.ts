@@ -1,7 +1,8 @@
 /**
  * `npm run restore -- <file>`: puts a backup back. Embedded mode: DATA_DIR/pglite and DATA_DIR/uploads are
  * moved aside (`…before-restore-<time>`) and the backup's take their place. Services mode: pg_restore into
- * DATABASE_URL, or DATABASE_DIRECT_URL when that is set (its tables are replaced). Stop the server (and workers) first; start them after.
+ * DATABASE_URL, or DATABASE_DIRECT_URL when that is set (its tables are replaced). Stop the server (and
+ * workers) first; start them after.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
