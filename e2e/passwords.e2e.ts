@@ -8,7 +8,14 @@ import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAndAdmin } from './support/admin';
-import { api, newPage, openMenuIfCollapsed, signInThroughForm, storeSession } from './support/browser';
+import {
+  api,
+  newPage,
+  openMenuIfCollapsed,
+  signInThroughForm,
+  storeSession,
+  untilAppLive,
+} from './support/browser';
 import { type RunningApp, startApp } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { PHONE_360 } from './support/phone';
@@ -102,6 +109,8 @@ describe('passwords on a 360 px phone', () => {
       );
       await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
       await page.goto('/ops/drivers');
+      // The server draws the screen; the app then renders over it, and a button found before that is gone.
+      await untilAppLive(page);
       const reset = page.getByRole('button', { name: `Reset password for ${who.name}` });
       await reset.scrollIntoViewIfNeeded();
       await reset.click();
