@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { until } from '../test/until';
 import { adminTokenFor } from './support/admin';
-import { launchBrowser, newPage, storeSession, untilAppLive } from './support/browser';
+import { launchBrowser, newPage, storeSession } from './support/browser';
 import { measureLayout } from './support/layout';
 import { sharedAppURL } from './support/shared-app';
 
@@ -40,7 +40,6 @@ describe('backups on the ADMIN screen', () => {
       await page.goto('/');
       await storeSession(page, token, { role: 'ADMIN', name: 'Admin', email: inject('adminEmail') });
       await page.goto('/ops/ai');
-      await untilAppLive(page);
       const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Backups' }) });
       await card.getByText(/^Last backup .+ · \d+\.\d MB$/).waitFor({ timeout: 30_000 });
       expect(await card.getByText('Schedule: 30 2 * * * (Nairobi time), keeping the newest 7.').count()).toBe(

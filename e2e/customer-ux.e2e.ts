@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeDaraja } from '../test/fake-daraja';
-import { api, launchBrowser, newPage, storeSession, untilAppLive } from './support/browser';
+import { api, launchBrowser, newPage, storeSession } from './support/browser';
 import { type RunningApp, startApp } from './support/global-app';
 import { PHONE_360 } from './support/phone';
 
@@ -192,7 +192,6 @@ describe('customer screens on a 360 px phone', () => {
     await page.goto('/');
     await storeSession(page, reg.token, reg.user);
     await page.goto('/customer');
-    await untilAppLive(page);
     // The newest order is listed first, with the two others below it.
     const paying = ids[2]!;
     const card = page.getByRole('article', { name: new RegExp(`^Order #${paying} `) });

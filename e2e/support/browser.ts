@@ -62,7 +62,41 @@ export async function newPage(
     hasTouch: viewport.width < 500,
   });
   const page = await context.newPage();
+  waitForTheAppOnNavigation(page);
   return { context, page };
+}
+
+/**
+ * After `goto` and `reload` the page's screen is the app's own: a screen the server drew (or the service
+ * worker kept) is inert until the app renders over it, and an element a test found on it before then is
+ * detached by that render ('Element is not attached to the DOM'; a null bounding box). A test that looks at
+ * the screen before the app runs navigates with `waitUntil: 'commit'`, which is left as it is.
+ */
+function waitForTheAppOnNavigation(page: Page) {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (options?.waitUntil !== 'commit') await untilNotDrawnOver(page);
+    return response;
+  };
+  page.reload = async (options) => {
+    const response = await reload(options);
+    if (options?.waitUntil !== 'commit') await untilNotDrawnOver(page);
+    return response;
+  };
+}
+
+/** Until the root holds no screen that the app's first render will replace (client/main.tsx). */
+async function untilNotDrawnOver(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById('root');
+      return !root || !['inert', 'data-shell', 'data-snapshot'].some((name) => root.hasAttribute(name));
+    },
+    null,
+    { timeout: 30_000 },
+  );
 }
 
 /** The user as sign-in and registration answer it. */
