@@ -211,5 +211,5 @@ export async function untilAppRendered(page: Page, timeout?: number) {
  */
 export async function untilAppLive(page: Page) {
   await untilAppRendered(page);
-  await page.waitForFunction(() => !document.getElementById('root')?.hasAttribute('inert'));
+  await untilNotDrawnOver(page);
 }
