@@ -17,7 +17,7 @@ import {
   routeTable,
 } from './scripts/route-modules';
 import { planSharedChunks, type SharedChunk } from './scripts/shared-chunks';
-import { type RoutePreloads, withPreloads } from './server/route-html';
+import { type RoutePreloads, withModulesAtLowPriority, withPreloads } from './server/route-html';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
@@ -115,7 +115,7 @@ function routeTemplates(): Plugin {
       // every page preloads it, so it downloads beside the HTML as the entry's own imports do.
       const entryOwn = closure([entry.fileName]);
       const app = [...closure([chunkOf(APP_MODULE)])].filter((f) => !entryOwn.has(f));
-      html.source = withPreloads(String(html.source), app);
+      html.source = withPreloads(withModulesAtLowPriority(String(html.source)), app);
       const inEntry = new Set([...entryOwn, ...app]);
       const preloadsOf = (modules: string[]) =>
         [...closure(modules.map(chunkOf))].filter((f) => !inEntry.has(f));

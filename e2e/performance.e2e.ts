@@ -175,6 +175,14 @@ describe('the build (dist/client, made by npm start)', () => {
         preloaded.filter((f) => /maplibre|FleetMap|AuditTab/.test(f!)),
         url,
       ).toEqual([]);
+      // The code is not what the page first shows (client/boot.ts): every module tag asks for low priority
+      // (server/route-html.ts MODULE_PRIORITY), the first data request (an inline fetch) keeps the default.
+      const moduleTags = html.match(/<(?:script type="module"|link rel="modulepreload")[^>]*>/g) ?? [];
+      expect(moduleTags.length, url).toBeGreaterThan(preloaded.length);
+      expect(
+        moduleTags.filter((tag) => !tag.endsWith(' fetchpriority="low">')),
+        url,
+      ).toEqual([]);
     }
   });
 

@@ -17,6 +17,7 @@ import {
   STAFF_SHELL_SCRIPT,
   STAFF_SHELL_SCRIPT_SRC,
   withFirstData,
+  withModulesAtLowPriority,
   withPreloads,
   withStaffShell,
 } from './route-html';
@@ -27,9 +28,9 @@ const INDEX =
 describe('withPreloads', () => {
   it('adds one modulepreload per file before </head>, in order', () => {
     const html = withPreloads(INDEX, ['assets/api.js', 'assets/FuelPage.js']);
-    const links = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
-      (m) => m[1],
-    );
+    const links = [
+      ...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" fetchpriority="low">/g),
+    ].map((m) => m[1]);
     expect(links).toEqual(['/assets/api.js', '/assets/FuelPage.js']);
     expect(html.indexOf('FuelPage.js')).toBeLessThan(html.indexOf('</head>'));
     expect(html).toContain('<div id="root"></div>');
@@ -37,6 +38,48 @@ describe('withPreloads', () => {
 
   it('refuses a template without a head rather than dropping the links', () => {
     expect(() => withPreloads('<div id="root"></div>', ['assets/a.js'])).toThrow('</head>');
+  });
+});
+
+describe('withModulesAtLowPriority', () => {
+  it.each([
+    [
+      'the entry script',
+      '<script type="module" crossorigin src="/assets/index.js"></script>',
+      '<script type="module" crossorigin src="/assets/index.js" fetchpriority="low"></script>',
+    ],
+    [
+      'a modulepreload Vite wrote',
+      '<link rel="modulepreload" crossorigin href="/assets/main.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/main.js" fetchpriority="low">',
+    ],
+    [
+      'a tag that already says its priority',
+      '<link rel="modulepreload" href="/a.js" fetchpriority="high">',
+      '<link rel="modulepreload" href="/a.js" fetchpriority="high">',
+    ],
+    [
+      'the stylesheet',
+      '<link rel="stylesheet" href="/assets/index.css">',
+      '<link rel="stylesheet" href="/assets/index.css">',
+    ],
+    [
+      'an inline script (the first data request)',
+      '<script>fetch("/trpc/x")</script>',
+      '<script>fetch("/trpc/x")</script>',
+    ],
+    [
+      'the data the landing page hydrates with',
+      '<script type="application/json" id="d">{}</script>',
+      '<script type="application/json" id="d">{}</script>',
+    ],
+  ])('%s', (_what, html, expected) => {
+    expect(withModulesAtLowPriority(html)).toBe(expected);
+  });
+
+  it('leaves every module tag of a page at low priority, once', () => {
+    const page = withModulesAtLowPriority(withPreloads(INDEX, ['assets/api.js']));
+    expect(page.match(/fetchpriority="low"/g)).toHaveLength(2);
   });
 });
 

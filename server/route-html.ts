@@ -69,10 +69,31 @@ export interface RoutePreloads {
   preloads: string[];
 }
 
+/**
+ * The app's code is not what a page first shows: the server or the service worker draws the screen, and the
+ * entry starts the app only after that paint (client/boot.ts). At the browser's high priority for scripts,
+ * Lighthouse's simulation took the modules for scripts the first paint waits for (unthrottled, they end just
+ * before it) and put the whole download before the paint (/ops/finance 93–94). So every module script and
+ * modulepreload asks for low priority: still requested with the HTML, behind only the first data request.
+ * On Slow 4G the app is live no later for it (bench:lcp `app rendered`, issue 28).
+ */
+export const MODULE_PRIORITY = 'fetchpriority="low"';
+
+/** The page's module scripts and modulepreloads (the ones Vite writes) at MODULE_PRIORITY. */
+export function withModulesAtLowPriority(html: string): string {
+  return html.replace(
+    /<(script type="module"|link rel="modulepreload")([^>]*)>/g,
+    (tag, kind: string, rest: string) =>
+      rest.includes('fetchpriority') ? tag : `<${kind}${rest} ${MODULE_PRIORITY}>`,
+  );
+}
+
 /** index.html with a modulepreload of each file before `</head>`. */
 export function withPreloads(template: string, files: readonly string[]): string {
   if (!template.includes('</head>')) throw new Error('index.html has no </head>.');
-  const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('\n    ');
+  const links = files
+    .map((f) => `<link rel="modulepreload" crossorigin href="/${f}" ${MODULE_PRIORITY}>`)
+    .join('\n    ');
   return template.replace('</head>', `    ${links}\n  </head>`);
 }
 

@@ -93,7 +93,9 @@ describe("a tracking link's page with its order in it", () => {
       '<div id="root"><main><h1>Order #7</h1><p>/track/known known</p></main></div><script type="application/json" id="mchanga-prerendered">',
     );
     expect(res.body).toContain(`<style>${CSS}</style>`);
-    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/TrackPage.js">');
+    expect(res.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/TrackPage.js" fetchpriority="low">',
+    );
     expect(answers).toHaveBeenLastCalledWith(expect.anything(), 'known');
 
     const br = await app.inject({ url: '/track/known', headers: { 'accept-encoding': 'br' } });
