@@ -128,6 +128,32 @@ describe('every screen on a phone', () => {
     expect(problems).toEqual([]);
   }, 450_000);
 
+  it('keeps the open tab in sight on the workspace strip, which scrolls sideways on a phone', async () => {
+    const { context, page } = await contextFor('ADMIN', PHONE_360);
+    const strip = page.getByRole('tablist', { name: 'Workspace sections' });
+    // How much of the tab the strip shows, in px of the tab's width, and how far the strip is scrolled.
+    const inSight = (id: string) =>
+      strip.evaluate((el, tab) => {
+        const s = el.getBoundingClientRect();
+        const t = el.querySelector(`#tab-${tab}`)!.getBoundingClientRect();
+        return {
+          shown: Math.min(t.right, s.right) - Math.max(t.left, s.left),
+          width: t.width,
+          scrolled: el.scrollLeft,
+        };
+      }, id);
+    // The last tab, right of the screen's edge when the strip is at its start (the server's page draws it so).
+    await open(page, '/ops/activity');
+    await expect.poll(async () => (await inSight('activity')).shown).toBeGreaterThan(0);
+    const last = await inSight('activity');
+    expect(last.shown).toBeCloseTo(last.width, 0);
+    expect(last.scrolled).toBeGreaterThan(0);
+    // Back to the first: the strip follows.
+    await strip.getByRole('tab', { name: 'Overview' }).click();
+    await expect.poll(async () => (await inSight('overview')).scrolled).toBe(0);
+    await context.close();
+  });
+
   it('shows orders as cards with the next step as the main button, and assigns a truck in a bottom sheet', async () => {
     const { context, page } = await contextFor('ADMIN', PHONE_360);
     await open(page, '/ops/orders');

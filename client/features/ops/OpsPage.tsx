@@ -9,6 +9,9 @@ import { TabPanel, TabStrip } from './TabStrip';
 import type { TabId } from './tab-list';
 import { openTab, preloadOpenTab, preloadTab, tabsFor, type WorkspaceRole } from './tabs';
 
+/** Longest the open tab waits for an idle moment to be scrolled into sight (a phone busy loading a screen). */
+const REVEAL_WAIT_MS = 3_000;
+
 const warm = (id: TabId) => void preloadTab(id).catch(() => {});
 const workspaceRole = (role: string | undefined): WorkspaceRole => (role === 'ADMIN' ? 'ADMIN' : 'OPS');
 
@@ -33,8 +36,18 @@ export function OpsPage() {
   const activeRef = useRef<HTMLAnchorElement>(null);
   const activeId = current?.id;
   useEffect(() => {
-    // The strip scrolls on a phone: keep the open tab in sight.
-    if (activeId) activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    // The strip scrolls on a phone: keep the open tab in sight. Once the browser is idle, when its layout
+    // is up to date, rather than as the app renders over the screen the server drew: a scroll then made
+    // the browser lay out the page inside the script, and again after each chart measured itself.
+    const active = activeRef.current;
+    if (!activeId || !active) return;
+    const reveal = () => active.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    if (typeof requestIdleCallback === 'undefined') {
+      const timer = setTimeout(reveal, 0);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(reveal, { timeout: REVEAL_WAIT_MS });
+    return () => cancelIdleCallback(idle);
   }, [activeId]);
 
   // A tab this role does not have (or a mistyped one): the workspace's first tab.
