@@ -19,6 +19,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { type Browser, chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
+import { WORKSPACE_TABS } from '../client/features/ops/tab-list';
 import { api, CHROMIUM_FLAGS, CHROMIUM_PATH, ONLY_THIS_MACHINE, screenCookies } from '../e2e/support/browser';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startApp } from '../e2e/support/global-app';
 import { coldLoadShifts, describeShifts, type Shift, total } from '../e2e/support/layout-shift';
@@ -167,10 +168,8 @@ async function main() {
       { path: '/order' },
       { path: trackingUrl },
       { path: '/ops', role: 'ADMIN' },
-      { path: '/ops/orders', role: 'ADMIN' },
-      { path: '/ops/trucks', role: 'ADMIN' },
-      { path: '/ops/stock', role: 'ADMIN' },
-      { path: '/ops/finance', role: 'ADMIN' },
+      // Every tab of the ADMIN's workspace, each at its own address and chunk (as bench:lcp).
+      ...WORKSPACE_TABS.map((tab): PageSpec => ({ path: `/ops/${tab}`, role: 'ADMIN' })),
       { path: '/driver', role: 'DRIVER' },
       { path: '/fuel', role: 'FUEL' },
       { path: '/customer', role: 'CUSTOMER' },
