@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVITY_PAGE } from '../shared/schemas/activity';
 import { browserAndAdmin } from './support/admin';
 import { api, newPage, storeSession } from './support/browser';
 import { measureLayout } from './support/layout';
@@ -114,6 +115,86 @@ describe('the action log screen (ADMIN, 360 px)', () => {
       expect(lines.some((l) => l.includes('admin.costs.update') && l.includes(`,cost,${cost.id},`))).toBe(
         true,
       );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the latest entries a page at a time, more on a tap', async () => {
+    const suffix = Date.now().toString(36);
+    const email = `ops-many-${suffix}@e2e.test`;
+    const opsUser = await api<{ id: number }>(
+      baseURL(),
+      'POST',
+      '/api/admin/users',
+      { name: `Many ${suffix}`, email, phone: '0733000224', password: 'a-long-passphrase', role: 'OPS' },
+      adminToken,
+    );
+    const truck = await api<{ id: string }>(
+      baseURL(),
+      'POST',
+      '/api/admin/trucks',
+      { id: `T-MNY-${suffix}`.slice(0, 20), plate: `KAB ${suffix.slice(-3)}Y`, capacityT: 20, axles: 3 },
+      adminToken,
+    );
+    const ops = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
+      email,
+      password: 'a-long-passphrase',
+    });
+    // One cost more by this person than the tab shows at first.
+    for (let i = 1; i <= ACTIVITY_PAGE + 1; i++)
+      await api(
+        baseURL(),
+        'POST',
+        '/api/admin/costs',
+        { truckId: truck.id, type: 'OTHER', amount: 100 + i, description: `Cost ${i}` },
+        ops.token,
+      );
+
+    const { context, page } = await newPage(browser, baseURL(), PHONE_360);
+    try {
+      await page.goto('/');
+      const me = await api<{ name: string; email: string }>(
+        baseURL(),
+        'GET',
+        '/api/auth/me',
+        undefined,
+        adminToken,
+      );
+      await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
+      await page.goto('/ops/activity');
+      // This person's costs (their sign-in is an entry too).
+      await page.getByLabel('Person').selectOption(String(opsUser.id));
+      await page.getByLabel('Record').selectOption('cost');
+      const entries = page.locator('.activity-entry');
+      await expect
+        .poll(() => page.getByText(`${ACTIVITY_PAGE} entries (newest first)`).isVisible())
+        .toBe(true);
+      expect(await entries.count()).toBe(ACTIVITY_PAGE);
+      // Newest first: the last cost on top, the first one not shown yet.
+      expect(
+        await entries
+          .first()
+          .getByRole('row', { name: /amount/ })
+          .textContent(),
+      ).toContain(String(101 + ACTIVITY_PAGE));
+      const more = page.getByRole('button', { name: 'Show more entries' });
+      await more.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: '/tmp/ops-log-activity-more-360.png' });
+      await more.click();
+      await expect
+        .poll(() => page.getByText(`${ACTIVITY_PAGE + 1} entries (newest first)`).isVisible())
+        .toBe(true);
+      expect(await entries.count()).toBe(ACTIVITY_PAGE + 1);
+      expect(
+        await entries
+          .last()
+          .getByRole('row', { name: /amount/ })
+          .textContent(),
+      ).toContain('101');
+      // All of this person's entries are in: no button for more.
+      expect(await more.count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -17,6 +17,7 @@
  */
 
 import { OPS_WORKSPACE_TABS } from './roles';
+import { ACTIVITY_PAGE } from './schemas/activity';
 import { TRIP_PROFIT_PAGE } from './schemas/trip-profit';
 
 /** One tRPC call: its procedure and input (none for most first calls). */
@@ -63,7 +64,10 @@ const ADMIN_TABS: Record<string, FirstCall[]> = {
   trips: [{ path: 'admin.trips.report', input: { days: 7, by: 'truck' } }],
   fleet: [{ path: 'telemetry.trucks' }, { path: 'telemetry.mapConfig' }, { path: 'admin.drivers.list' }],
   ai: [{ path: 'admin.backups.status' }, { path: 'admin.ai.insights' }],
-  activity: [{ path: 'admin.activity.list', input: { limit: 500 } }, { path: 'admin.activity.filters' }],
+  activity: [
+    { path: 'admin.activity.list', input: { limit: ACTIVITY_PAGE } },
+    { path: 'admin.activity.filters' },
+  ],
 };
 
 /**

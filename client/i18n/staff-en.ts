@@ -800,6 +800,7 @@ export const staffEn = {
     loadFailed: 'Could not load the activity log.',
     none: 'No activity for these filters.',
     shown: '{{count}} entries (newest first)',
+    more: 'Show more entries',
     field: 'Field',
     before: 'Before',
     after: 'After',

@@ -797,6 +797,7 @@ export const staffSw: StaffCatalog = {
     loadFailed: 'Imeshindwa kupakia kumbukumbu ya shughuli.',
     none: 'Hakuna shughuli kwa vichujio hivi.',
     shown: 'Kumbukumbu {{count}} (mpya kwanza)',
+    more: 'Onyesha kumbukumbu zaidi',
     field: 'Sehemu',
     before: 'Kabla',
     after: 'Baada',

@@ -3,6 +3,13 @@ import { blankToUndefined, zCalendarDate, zIntId, zListLimit, zText } from './co
 
 /** The action log's most rows per answer. */
 export const ACTIVITY_MAX_LIMIT = 1000;
+/**
+ * The entries the Activity log tab shows at first, and how many more each "Show more entries" adds. Each
+ * entry is a card with a table of its changes, ~45 elements: the tab asked for 500, and a test week's 50
+ * or so were already 2,200 elements for a phone to lay out twice (the server's screen, then the app's),
+ * Lighthouse TBT 251 ms; 20 are ~1,070 elements, TBT 118 ms (issue 28).
+ */
+export const ACTIVITY_PAGE = 20;
 
 /** A day (YYYY-MM-DD, a whole Africa/Nairobi day) or an instant (ISO 8601). */
 const ZDayOrInstant = z.preprocess(

@@ -1,3 +1,4 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   ASSIGNMENT_STATUSES,
@@ -6,7 +7,7 @@ import {
   ORDER_STATUSES,
   SAND_TYPES,
 } from '../../../shared/enums';
-import type { TActivityEntry } from '../../../shared/schemas/activity';
+import { ACTIVITY_MAX_LIMIT, ACTIVITY_PAGE, type TActivityEntry } from '../../../shared/schemas/activity';
 import { type Format, useFormat } from '../../i18n/format';
 import { costTypeLabel, type StaffT, useStaffT } from '../../i18n/staff';
 import { trpc } from '../../trpc';
@@ -143,14 +144,17 @@ function EntryCard({ entry }: { entry: Entry }) {
 export function ActivityTab(_props: TabProps) {
   const { t } = useStaffT();
   const [filters, setFilters] = useState({ userId: '', entity: '', from: '', to: '' });
+  // The latest entries first, more on a tap (the filters narrow what they are taken from).
+  const [limit, setLimit] = useState(ACTIVITY_PAGE);
   const input = {
-    limit: 500,
+    limit,
     ...(filters.userId ? { userId: Number(filters.userId) } : {}),
     ...(filters.entity ? { entity: filters.entity } : {}),
     ...(filters.from ? { from: filters.from } : {}),
     ...(filters.to ? { to: filters.to } : {}),
   };
-  const entries = trpc.admin.activity.list.useQuery(input);
+  // The list that is there stays while a longer one loads (nothing jumps back to empty).
+  const entries = trpc.admin.activity.list.useQuery(input, { placeholderData: keepPreviousData });
   const facets = trpc.admin.activity.filters.useQuery();
   const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
     setFilters((f) => ({ ...f, [k]: e.target.value }));
@@ -218,6 +222,19 @@ export function ActivityTab(_props: TabProps) {
           <EntryCard key={`${e.at}|${e.userId}|${e.action}|${e.entity}|${e.entityId}`} entry={e} />
         ))}
       </ul>
+      {/* A full page came back: there may be more (up to the log's most per answer). */}
+      {list.length >= limit && limit < ACTIVITY_MAX_LIMIT ? (
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={entries.isFetching}
+            onClick={() => setLimit((l) => Math.min(l + ACTIVITY_PAGE, ACTIVITY_MAX_LIMIT))}
+          >
+            {t('activity.more')}
+          </button>
+        </div>
+      ) : null}
     </TabSection>
   );
 }
