@@ -182,7 +182,16 @@ describe('the action log screen (ADMIN, 360 px)', () => {
       await more.scrollIntoViewIfNeeded();
       await page.waitForTimeout(300);
       await page.screenshot({ path: '/tmp/ops-log-activity-more-360.png' });
+      // A slow answer: while it loads, the entries on screen and the button (disabled) stay where they are.
+      await page.route('**/trpc/admin.activity.list**', async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500));
+        await route.continue();
+      });
+      const before = await more.boundingBox();
       await more.click();
+      await expect.poll(() => more.isDisabled()).toBe(true);
+      expect(await entries.count()).toBe(ACTIVITY_PAGE);
+      expect((await more.boundingBox())?.y).toBe(before?.y);
       await expect
         .poll(() => page.getByText(`${ACTIVITY_PAGE + 1} entries (newest first)`).isVisible())
         .toBe(true);

@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   ASSIGNMENT_STATUSES,
   COST_TYPES,
@@ -159,6 +159,10 @@ export function ActivityTab(_props: TabProps) {
   const set = (k: keyof typeof filters) => (e: { target: { value: string } }) =>
     setFilters((f) => ({ ...f, [k]: e.target.value }));
   const list = entries.data ?? [];
+  // Whether the answer on screen filled the page it asked for; while a longer one loads (the list on
+  // screen is the last answer) the button stays where it is, disabled, instead of going and coming back.
+  const pageFull = useRef(false);
+  if (!entries.isPlaceholderData) pageFull.current = list.length >= limit;
   const [csvError, setCsvError] = useState<string | null>(null);
 
   const exportCsv = () => {
@@ -223,7 +227,7 @@ export function ActivityTab(_props: TabProps) {
         ))}
       </ul>
       {/* A full page came back: there may be more (up to the log's most per answer). */}
-      {list.length >= limit && limit < ACTIVITY_MAX_LIMIT ? (
+      {pageFull.current && limit < ACTIVITY_MAX_LIMIT ? (
         <div className="button-row">
           <button
             type="button"
