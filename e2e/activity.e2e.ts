@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_PAGE } from '../shared/schemas/activity';
-import { browserAndAdmin } from './support/admin';
+import { browserAndAdmin, signInAsAdmin } from './support/admin';
 import { api, newPage, storeSession } from './support/browser';
 import { measureLayout } from './support/layout';
 import { PHONE_360 } from './support/phone';
@@ -23,34 +23,50 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** An OPS person (signed in through the API) and a truck of their own, named after `label`. */
+async function opsWithTruck(label: string, name: string, phone: string, plateLetters: string) {
+  const suffix = Date.now().toString(36);
+  const email = `ops-${label}-${suffix}@e2e.test`;
+  const user = await api<{ id: number; name: string }>(
+    baseURL(),
+    'POST',
+    '/api/admin/users',
+    { name: `${name} ${suffix}`, email, phone, password: 'a-long-passphrase', role: 'OPS' },
+    adminToken,
+  );
+  const truck = await api<{ id: string }>(
+    baseURL(),
+    'POST',
+    '/api/admin/trucks',
+    {
+      id: `T-${label.slice(0, 3).toUpperCase()}-${suffix}`.slice(0, 20),
+      plate: `${plateLetters} ${suffix.slice(-3)}X`,
+      capacityT: 20,
+      axles: 3,
+    },
+    adminToken,
+  );
+  const { token } = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
+    email,
+    password: 'a-long-passphrase',
+  });
+  return { suffix, user, truck, token };
+}
+
 describe('the action log screen (ADMIN, 360 px)', () => {
   it('shows who changed a cost, before → after, filters by person and record, and exports CSV', async () => {
-    const suffix = Date.now().toString(36);
-    const email = `ops-activity-${suffix}@e2e.test`;
-    const opsUser = await api<{ id: number; name: string }>(
-      baseURL(),
-      'POST',
-      '/api/admin/users',
-      { name: `Grace ${suffix}`, email, phone: '0733000222', password: 'a-long-passphrase', role: 'OPS' },
-      adminToken,
-    );
-    const truck = await api<{ id: string }>(
-      baseURL(),
-      'POST',
-      '/api/admin/trucks',
-      { id: `T-ACT-${suffix}`.slice(0, 20), plate: `KAA ${suffix.slice(-3)}X`, capacityT: 20, axles: 3 },
-      adminToken,
-    );
-    const ops = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
-      email,
-      password: 'a-long-passphrase',
-    });
+    const {
+      suffix,
+      user: opsUser,
+      truck,
+      token: opsToken,
+    } = await opsWithTruck('activity', 'Grace', '0733000222', 'KAA');
     const cost = await api<{ id: number }>(
       baseURL(),
       'POST',
       '/api/admin/costs',
       { truckId: truck.id, type: 'REPAIR', amount: 7250, description: 'Rear tyre' },
-      ops.token,
+      opsToken,
     );
     await api(
       baseURL(),
@@ -62,15 +78,7 @@ describe('the action log screen (ADMIN, 360 px)', () => {
 
     const { context, page } = await newPage(browser, baseURL(), PHONE_360);
     try {
-      await page.goto('/');
-      const me = await api<{ name: string; email: string }>(
-        baseURL(),
-        'GET',
-        '/api/auth/me',
-        undefined,
-        adminToken,
-      );
-      await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
+      await signInAsAdmin(page, baseURL(), adminToken);
       await page.goto('/ops/activity');
       await expect.poll(() => page.getByRole('heading', { name: 'Activity log' }).isVisible()).toBe(true);
 
@@ -121,26 +129,7 @@ describe('the action log screen (ADMIN, 360 px)', () => {
   });
 
   it('shows the latest entries a page at a time, more on a tap', async () => {
-    const suffix = Date.now().toString(36);
-    const email = `ops-many-${suffix}@e2e.test`;
-    const opsUser = await api<{ id: number }>(
-      baseURL(),
-      'POST',
-      '/api/admin/users',
-      { name: `Many ${suffix}`, email, phone: '0733000224', password: 'a-long-passphrase', role: 'OPS' },
-      adminToken,
-    );
-    const truck = await api<{ id: string }>(
-      baseURL(),
-      'POST',
-      '/api/admin/trucks',
-      { id: `T-MNY-${suffix}`.slice(0, 20), plate: `KAB ${suffix.slice(-3)}Y`, capacityT: 20, axles: 3 },
-      adminToken,
-    );
-    const ops = await api<{ token: string }>(baseURL(), 'POST', '/api/auth/login', {
-      email,
-      password: 'a-long-passphrase',
-    });
+    const { user: opsUser, truck, token: opsToken } = await opsWithTruck('many', 'Many', '0733000224', 'KAB');
     // One cost more by this person than the tab shows at first.
     for (let i = 1; i <= ACTIVITY_PAGE + 1; i++)
       await api(
@@ -148,20 +137,12 @@ describe('the action log screen (ADMIN, 360 px)', () => {
         'POST',
         '/api/admin/costs',
         { truckId: truck.id, type: 'OTHER', amount: 100 + i, description: `Cost ${i}` },
-        ops.token,
+        opsToken,
       );
 
     const { context, page } = await newPage(browser, baseURL(), PHONE_360);
     try {
-      await page.goto('/');
-      const me = await api<{ name: string; email: string }>(
-        baseURL(),
-        'GET',
-        '/api/auth/me',
-        undefined,
-        adminToken,
-      );
-      await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
+      await signInAsAdmin(page, baseURL(), adminToken);
       await page.goto('/ops/activity');
       // This person's costs (their sign-in is an entry too).
       await page.getByLabel('Person').selectOption(String(opsUser.id));

@@ -7,8 +7,8 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAndAdmin } from './support/admin';
-import { api, newPage, openMenuIfCollapsed, signInThroughForm, storeSession } from './support/browser';
+import { browserAndAdmin, signInAsAdmin } from './support/admin';
+import { api, newPage, openMenuIfCollapsed, signInThroughForm } from './support/browser';
 import { type RunningApp, startApp } from './support/global-app';
 import { measureLayout } from './support/layout';
 import { PHONE_360 } from './support/phone';
@@ -92,15 +92,7 @@ describe('passwords on a 360 px phone', () => {
     let oneTime = '';
     try {
       const page = admin.page;
-      await page.goto('/');
-      const me = await api<{ name: string; email: string }>(
-        baseURL(),
-        'GET',
-        '/api/auth/me',
-        undefined,
-        adminToken,
-      );
-      await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
+      await signInAsAdmin(page, baseURL(), adminToken);
       await page.goto('/ops/drivers');
       const reset = page.getByRole('button', { name: `Reset password for ${who.name}` });
       await reset.scrollIntoViewIfNeeded();

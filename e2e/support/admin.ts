@@ -1,6 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { api, launchBrowser } from './browser';
+import { api, launchBrowser, storeSession } from './browser';
 import { sharedAppURL } from './shared-app';
 
 /** The ADMIN's bearer token, signed in through the REST API (for test data). */
@@ -21,4 +21,17 @@ export async function browserAndAdmin(): Promise<{ browser: Browser; adminToken:
     await browser.close();
     throw err;
   }
+}
+
+/** Signs the page in as the ADMIN whose token this is, as the login form would (the page opens `/` first). */
+export async function signInAsAdmin(page: Page, baseURL: string, adminToken: string): Promise<void> {
+  await page.goto('/');
+  const me = await api<{ name: string; email: string }>(
+    baseURL,
+    'GET',
+    '/api/auth/me',
+    undefined,
+    adminToken,
+  );
+  await storeSession(page, adminToken, { role: 'ADMIN', name: me.name, email: me.email });
 }
