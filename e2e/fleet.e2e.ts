@@ -274,6 +274,8 @@ describe('fleet and drivers', () => {
     await page.goto('/login');
     await storeSession(page, token, user);
     await page.goto('/ops/fleet');
+    // On a phone the map is under the truck cards, a tap away.
+    await page.getByRole('button', { name: 'Show map' }).click();
     const map = page.locator('.fleet-map');
     // The map has loaded and laid its markers out for the screen.
     await page.locator('[aria-label="Fleet map"][data-ready="true"]').waitFor({ timeout: 15_000 });

@@ -1,7 +1,8 @@
 /**
  * Issue 28, the staff screens' load path, in the build `npm start` made for these tests: /fuel's fleet
  * map (maplibre) is not part of the screen's first load; it loads once scrolled near or tapped, in a
- * place held at its height from the first paint. A staff screen's first data request starts from the
+ * place held at its height from the first paint. /ops/fleet on a phone opens on its truck cards, the map
+ * under them loading at a tap; on a wider screen the map is above them and loads with the tab. A staff screen's first data request starts from the
  * HTML, beside the app code, and the app adopts its answer instead of asking again. Its top (header,
  * title, subtitle) comes with the HTML too, in the user's language, and the app renders the same over it;
  * with the screen cookie the whole screen does, with its data.
@@ -221,6 +222,59 @@ describe('/fuel loads its fleet map only when it is looked at', () => {
       await readyMap(page).waitFor({ timeout: 30_000 });
       expect(await page.evaluate(() => window.scrollY)).toBe(0);
       expect(countOf(requested, files)).toBe(files.length);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe('/ops/fleet opens on its truck cards on a phone, the map a tap away', () => {
+  /** A cold visit of /ops/fleet signed in as OPS at `width` px, settled. */
+  async function coldFleet(width: number) {
+    const context = await signedIn(ops, { width, height: PHONE_360.height });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto('/ops/fleet');
+    await page.locator('.truck-card').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    return { context, page, requested };
+  }
+  /** Where the block of the map is against the truck cards: 'above' or 'below' them. */
+  const mapPlace = (page: Page) =>
+    page.evaluate(() => {
+      const map = document.querySelector('.fleet-map-block')!.getBoundingClientRect();
+      const cards = document.querySelector('.truck-cards')!.getBoundingClientRect();
+      return map.top >= cards.bottom ? 'below' : map.bottom <= cards.top ? 'above' : 'overlapping';
+    });
+
+  it('at 360 px: the cards first, the map under them not fetched until Show map, then in its held place', async () => {
+    const files = mapFiles();
+    const { context, page, requested } = await coldFleet(PHONE_360.width);
+    try {
+      expect(await mapPlace(page)).toBe('below');
+      expect(countOf(requested, files)).toBe(0);
+      // Scrolled to, it still waits for the tap (no freeze while the user scrolls past it).
+      await placeholder(page).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(1000);
+      expect(countOf(requested, files)).toBe(0);
+      const held = (await placeholder(page).boundingBox())!;
+      await page.getByRole('button', { name: 'Show map' }).click();
+      await readyMap(page).waitFor({ timeout: 30_000 });
+      expect(countOf(requested, files)).toBe(files.length);
+      expect(Math.round((await readyMap(page).boundingBox())!.height)).toBe(Math.round(held.height));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('at 1024 px: the map above the cards, loaded with the tab', async () => {
+    const { context, page, requested } = await coldFleet(1024);
+    try {
+      await readyMap(page).waitFor({ timeout: 30_000 });
+      expect(await mapPlace(page)).toBe('above');
+      expect(countOf(requested, mapFiles())).toBe(mapFiles().length);
+      expect(await page.getByRole('button', { name: 'Show map' }).count()).toBe(0);
     } finally {
       await context.close();
     }

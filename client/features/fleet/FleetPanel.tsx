@@ -5,6 +5,7 @@ import { type StaffT, useStaffT } from '../../i18n/staff';
 import { errorMessage, trpc } from '../../trpc';
 import { Badge } from '../../ui/Badge';
 import { Alert } from '../../ui/forms';
+import { TABLE_MIN_WIDTH, useMinWidth } from '../../ui/useMediaQuery';
 import { useNow } from '../../ui/useNow';
 import { MapOnDemand, staffMapLabels } from './MapOnDemand';
 import { freshness } from './positions';
@@ -135,9 +136,14 @@ function TruckCard({
 const FLEET_MAP_HEIGHT = 420;
 
 /**
- * Live trucks: the map and a card per truck, refreshed every 30 s (quietly when the timer fires).
- * `mapOnDemand`: the map loads only once scrolled near or tapped (a screen where it sits under its own
- * form: /fuel), with its place held from the first paint.
+ * Live trucks: the map and a card per truck, refreshed every 30 s (quietly when the timer fires). Where
+ * the map sits and when it loads (issue 28: maplibre is 1.45 s of a slow phone's main thread, and the
+ * cards carry the same facts):
+ * - `mapOnDemand` (a screen where it sits under its own form: /fuel): above the cards, loading once
+ *   scrolled near or tapped, its place held from the first paint;
+ * - otherwise, on a screen at least TABLE_MIN_WIDTH wide: above the cards, loading with them;
+ * - otherwise (a phone): under the cards, behind 'Show map', so the cards are what the tab opens on and
+ *   the phone fetches and runs the map only when asked (no freeze while scrolling past it either).
  */
 export function FleetPanel({
   allowReassign,
@@ -154,10 +160,32 @@ export function FleetPanel({
   const config = trpc.telemetry.mapConfig.useQuery(undefined, { staleTime: Number.POSITIVE_INFINITY });
   const drivers = trpc.admin.drivers.list.useQuery(undefined, { enabled: allowReassign });
   const now = useNow();
+  const wide = useMinWidth(TABLE_MIN_WIDTH);
+  const placement = mapOnDemand ? 'near' : wide ? 'open' : 'tap';
   const [manual, setManual] = useState(false);
   useEffect(() => {
     if (!trucks.isFetching) setManual(false);
   }, [trucks.isFetching]);
+
+  const map =
+    placement === 'open' ? (
+      config.data && trucks.data ? (
+        <Suspense fallback={<div className="fleet-map fleet-map--loading">{t('fleet.loadingMap')}</div>}>
+          <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} />
+        </Suspense>
+      ) : null
+    ) : (
+      <MapOnDemand
+        height={FLEET_MAP_HEIGHT}
+        ready={Boolean(config.data && trucks.data)}
+        nearby={placement === 'near'}
+        labels={staffMapLabels(t)}
+      >
+        {config.data && trucks.data ? (
+          <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} height={FLEET_MAP_HEIGHT} />
+        ) : null}
+      </MapOnDemand>
+    );
 
   return (
     <section aria-labelledby="fleet-heading">
@@ -177,26 +205,7 @@ export function FleetPanel({
         </button>
       </div>
       {trucks.error ? <Alert>{t('fleet.fetchFailed')}</Alert> : null}
-      {mapOnDemand ? (
-        <MapOnDemand
-          height={FLEET_MAP_HEIGHT}
-          ready={Boolean(config.data && trucks.data)}
-          labels={staffMapLabels(t)}
-        >
-          {config.data && trucks.data ? (
-            <FleetMap
-              trucks={trucks.data}
-              tileUrl={config.data.tileUrl}
-              now={now}
-              height={FLEET_MAP_HEIGHT}
-            />
-          ) : null}
-        </MapOnDemand>
-      ) : config.data && trucks.data ? (
-        <Suspense fallback={<div className="fleet-map fleet-map--loading">{t('fleet.loadingMap')}</div>}>
-          <FleetMap trucks={trucks.data} tileUrl={config.data.tileUrl} now={now} />
-        </Suspense>
-      ) : null}
+      {placement === 'tap' ? null : map}
       {trucks.data && trucks.data.length === 0 ? <p className="muted">{t('fleet.noTrucks')}</p> : null}
       <ul className="truck-cards">
         {(trucks.data ?? []).map((truck) => (
@@ -208,6 +217,7 @@ export function FleetPanel({
           />
         ))}
       </ul>
+      {placement === 'tap' ? map : null}
     </section>
   );
 }
